@@ -1,0 +1,228 @@
+"""The ``dedup`` command: a thin click layer over the library.
+
+Each command loads the config, calls one library function and turns a DedupError into one
+``Error: ...`` line with its exit code (2 bad usage or configuration, 1 failure while working). ``-v`` shows tracebacks and debug logging.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .config import Config, load_config
+from .errors import ConfigError, DedupError
+from .masking import mask_secrets
+
+log = logging.getLogger("dedup")
+
+
+class Context:
+    def __init__(self, config_path: str | None, verbose: bool):
+        self.config_path = config_path
+        self.verbose = verbose
+
+    def config(self) -> Config:
+        return load_config(self.config_path)
+
+
+def handle_errors(fn):
+    """Map library errors to one masked line on stderr and the documented exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        ctx = click.get_current_context()
+        verbose = getattr(ctx.obj, "verbose", False)
+        try:
+            return fn(*args, **kwargs)
+        except DedupError as e:
+            if verbose:
+                log.exception("error")
+            click.echo(f"Error: {mask_secrets(str(e))}", err=True)
+            ctx.exit(e.exit_code)
+        except KeyboardInterrupt:
+            click.echo("Error: interrupted; nothing was written for the unfinished run", err=True)
+            ctx.exit(130)
+        except Exception as e:  # an unexpected failure is still one line unless -v
+            if verbose:
+                raise
+            click.echo(f"Error: {type(e).__name__}: {mask_secrets(str(e)).splitlines()[0] if str(e) else ''}"
+                       " (run with -v for details)", err=True)
+            ctx.exit(1)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-c", "--config", "config_path", metavar="FILE", envvar="DEDUP_CONFIG",
+              help="Config file (default: ./dedup.yaml, or $DEDUP_CONFIG).")
+@click.option("-v", "--verbose", is_flag=True, help="Debug logging and full tracebacks on errors.")
+@click.version_option(__version__, prog_name="dedup")
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
+    """Find near-duplicate rows in relational tables with 64-bit SimHash fingerprints.
+
+    \b
+    Typical use:
+      dedup demo                                   # try it on a bundled sample, no server needed
+      dedup -c dedup.yaml full --table petitions   # fingerprint the whole table, find groups
+      dedup -c dedup.yaml report --table petitions --format json
+
+    Exit codes: 0 success, 1 failure while working, 2 bad usage or configuration.
+    """
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    ctx.obj = Context(config_path, verbose)
+
+
+class Progress:
+    """A click progress bar with rows/s on a terminal; silent otherwise or with --quiet."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label = label
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.bar = None
+        self.done = 0
+        self.start = time.perf_counter()
+
+    def total(self, n: int) -> None:
+        if self.enabled:
+            self.bar = click.progressbar(length=max(n, 1), label=self.label, file=sys.stderr, show_pos=True,
+                                         item_show_func=lambda s: s)
+            self.bar.__enter__()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+            self.bar.update(n, f"{rate:,.0f} rows/s")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def full_summary_line(s: dict) -> str:
+    skipped = s["skipped_no_features"] + s["unreadable"]
+    extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
+    return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
+            f"{extra}, {s['seconds']:.1f} s")
+
+
+@main.command()
+@click.option("-t", "--table", help="Configured table to process (optional when the config has one table).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.pass_obj
+@handle_errors
+def full(obj: Context, table: str | None, quiet: bool) -> None:
+    """Fingerprint every row of a table and find its duplicate groups.
+
+    Replaces the table's previous results in the store (in one transaction: a failed run leaves
+    the previous results in place). Prints one summary line: rows, groups, rows in groups, seconds.
+    """
+    from .pipeline import run_full
+
+    config = obj.config()
+    tcfg = config.table(table)
+    progress = Progress(tcfg.name, quiet)
+    try:
+        result = run_full(config, tcfg.name, progress=progress, on_total=progress.total)
+    finally:
+        progress.close()
+    click.echo(full_summary_line(result.summary()))
+
+
+@main.command()
+@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
+              show_default=True, help="json: the documented report; csv: key,group; table: for a terminal.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
+@click.pass_obj
+@handle_errors
+def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool) -> None:
+    """Show the duplicate groups found by the last run of a table."""
+    from .report import build_report, render
+    from .source import Source
+    from .store import open_store
+
+    config = obj.config()
+    tcfg = config.table(table)
+    store = open_store(config.store_url)
+    try:
+        if no_source:
+            data = build_report(store, config, tcfg)
+        else:
+            with Source(config.source_url, tcfg, config.batch_size) as source:
+                data = build_report(store, config, tcfg, source)
+    finally:
+        store.close()
+    text = render(data, fmt, tcfg.display)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {len(data['groups'])} groups to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.pass_obj
+@handle_errors
+def migrate(obj: Context) -> None:
+    """Create or upgrade the store's schema to this version of dedup."""
+    from .store import migrate_store
+
+    config = obj.config()
+    click.echo(migrate_store(config.store_url))
+
+
+@main.command()
+@click.option("-d", "--dir", "directory", default="dedup-demo", show_default=True, type=click.Path(file_okay=False),
+              help="Where to write the sample database, its config and the truth file.")
+@click.option("-n", "--rows", default=2000, show_default=True, type=click.IntRange(10, 10_000_000),
+              help="Rows in the sample table.")
+@click.option("--seed", default=42, show_default=True, help="Seed of the sample generator.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
+              show_default=True, help="How to print the report.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.pass_obj
+@handle_errors
+def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bool) -> None:
+    """Make a sample petitions database with planted duplicates, run `full` on it and print the report.
+
+    Needs no server: the source and the store are SQLite files in DIR, next to dedup.yaml (the
+    config used) and truth.csv (the planted groups, key,cluster).
+    """
+    from .demo import prepare_demo
+    from .pipeline import run_full
+    from .report import build_report, render
+    from .source import Source
+    from .store import open_store
+
+    click.echo(f"writing a sample of {rows} petitions to {directory}/ ...", err=True)
+    config_path = prepare_demo(Path(directory), rows=rows, seed=seed)
+    config = load_config(config_path)
+    tcfg = config.table(None)
+    progress = Progress(tcfg.name, quiet)
+    try:
+        result = run_full(config, tcfg.name, progress=progress, on_total=progress.total)
+    finally:
+        progress.close()
+    store = open_store(config.store_url)
+    try:
+        with Source(config.source_url, tcfg, config.batch_size) as source:
+            click.echo(render(build_report(store, config, tcfg, source), fmt, tcfg.display), nl=False)
+    finally:
+        store.close()
+    click.echo(full_summary_line(result.summary()), err=True)
+    click.echo(f"config: {config_path}  (try: dedup -c {config_path} report --format json)", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,320 @@
+"""Typed configuration: the YAML file becomes these objects, checked whole before any work starts.
+
+Every problem is collected with its key path (``tables.petitions.fields.title``) and reported
+at once in one ConfigError, so a user fixes the file in one go.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from .blocks import BlockLayout
+from .errors import ConfigError
+
+DEFAULT_CONFIG_NAME = "dedup.yaml"
+FIELD_KINDS = {"short": 2.0, "text": 1.0}  # kind -> default weight (text: multiplies term frequency)
+DEFAULT_BATCH_SIZE = 1000
+_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_IDENTIFIER_MAX = 128
+_SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One source column that contributes features: ``short`` (whole value) or ``text`` (jieba terms)."""
+
+    name: str
+    kind: str
+    weight: float
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    name: str
+    key: str
+    fields: tuple[FieldSpec, ...]
+    watermark: str | None = None
+    display: tuple[str, ...] = ()
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Every source column the run reads, key first, without repeats."""
+        cols = [self.key, *(f.name for f in self.fields)]
+        if self.watermark:
+            cols.append(self.watermark)
+        cols.extend(self.display)
+        return tuple(dict.fromkeys(cols))
+
+
+@dataclass(frozen=True)
+class TextConfig:
+    """How long text is segmented: the stopword file (None = bundled list) and jieba's HMM switch."""
+
+    stopwords: Path | None = None
+    hmm: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    source_url: str
+    store_url: str
+    max_distance: int = 3
+    batch_size: int = DEFAULT_BATCH_SIZE
+    tables: Mapping[str, TableConfig] = field(default_factory=dict)
+    text: TextConfig = TextConfig()
+    path: Path | None = None
+
+    @property
+    def layout(self) -> BlockLayout:
+        return BlockLayout.for_distance(self.max_distance)
+
+    def table(self, name: str | None) -> TableConfig:
+        """The named table, or the only one when the config has a single table."""
+        if name is None:
+            if len(self.tables) == 1:
+                return next(iter(self.tables.values()))
+            raise ConfigError(f"choose a table with --table (configured: {', '.join(self.tables)})")
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise ConfigError(
+                f"table {name!r} is not in the config (configured: {', '.join(self.tables) or 'none'})"
+            ) from None
+
+
+class _Problems:
+    """Collects every problem with its key path, then raises them together."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+        self.items: list[str] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append(f"{path}: {message}" if path else message)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise ConfigError(f"{self.origin}: " + "; ".join(self.items))
+
+
+def expand_env(text: str, environ: Mapping[str, str] | None = None) -> str:
+    """Replace ``${VAR}`` and ``${VAR:-default}``; an unset variable without default is an error."""
+    env = os.environ if environ is None else environ
+    missing: list[str] = []
+
+    def repl(m: re.Match) -> str:
+        name, default = m.group(1), m.group(2)
+        if name in env:
+            return env[name]
+        if default is not None:
+            return default
+        missing.append(name)
+        return ""
+
+    out = _ENV.sub(repl, text)
+    if missing:
+        raise ConfigError(
+            "environment variable(s) used in the config are not set: " + ", ".join(sorted(set(missing)))
+        )
+    return out
+
+
+def default_config_path() -> Path:
+    return Path(os.environ.get("DEDUP_CONFIG") or DEFAULT_CONFIG_NAME)
+
+
+def load_config(path: str | os.PathLike | None = None) -> Config:
+    """Read, expand and validate a YAML config file."""
+    p = Path(path) if path is not None else default_config_path()
+    try:
+        raw_text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {p} (pass -c FILE or set DEDUP_CONFIG)") from None
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {p}: {e.strerror}") from None
+    try:
+        data = yaml.safe_load(expand_env(raw_text))
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ConfigError(f"{p}: not valid YAML{where}: {getattr(e, 'problem', e)}") from None
+    return parse_config(data, base_dir=p.resolve().parent, origin=str(p))
+
+
+def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config") -> Config:
+    """Turn parsed YAML into a Config, reporting every problem at once."""
+    problems = _Problems(origin)
+    if not isinstance(data, dict):
+        problems.add("", "the file must be a mapping with source, store and tables")
+        problems.raise_if_any()
+    _unknown(data, {"source", "store", "simhash", "tables", "text"}, "", problems)
+
+    source = _mapping(data, "source", problems, required=True)
+    _unknown(source, {"url", "batch_size"}, "source", problems)
+    source_url = _string(source, "url", "source", problems, required=True)
+    batch_size = _integer(source, "batch_size", "source", problems, default=DEFAULT_BATCH_SIZE, minimum=1)
+
+    store = _mapping(data, "store", problems, required=False)
+    _unknown(store, {"url"}, "store", problems)
+    store_url = _string(store, "url", "store", problems, required=False) or "sqlite:///dedup-store.db"
+
+    simhash = _mapping(data, "simhash", problems, required=False)
+    _unknown(simhash, {"max_distance"}, "simhash", problems)
+    max_distance = _integer(simhash, "max_distance", "simhash", problems, default=3, minimum=0)
+    if isinstance(max_distance, int):
+        try:
+            BlockLayout.for_distance(max_distance)
+        except ValueError as e:
+            problems.add("simhash.max_distance", str(e))
+
+    text = _mapping(data, "text", problems, required=False)
+    _unknown(text, {"stopwords", "hmm"}, "text", problems)
+    stopwords = _string(text, "stopwords", "text", problems, required=False)
+    stop_path = _resolve_path(stopwords, base_dir) if stopwords else None
+    if stop_path is not None and not stop_path.is_file():
+        problems.add("text.stopwords", f"file not found: {stop_path}")
+    hmm = text.get("hmm", True) if isinstance(text, dict) else True
+    if not isinstance(hmm, bool):
+        problems.add("text.hmm", "must be true or false")
+
+    tables_raw = _mapping(data, "tables", problems, required=True)
+    tables: dict[str, TableConfig] = {}
+    if isinstance(tables_raw, dict) and not tables_raw and "tables" in data:
+        problems.add("tables", "configure at least one table")
+    for tname, traw in (tables_raw or {}).items():
+        t = _parse_table(str(tname), traw, problems)
+        if t is not None:
+            tables[t.name] = t
+
+    problems.raise_if_any()
+    return Config(
+        source_url=_resolve_sqlite(source_url, base_dir),
+        store_url=_resolve_sqlite(store_url, base_dir),
+        max_distance=max_distance,
+        batch_size=batch_size,
+        tables=tables,
+        text=TextConfig(stopwords=stop_path, hmm=hmm),
+        path=None if base_dir is None else base_dir,
+    )
+
+
+def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None:
+    path = f"tables.{name}"
+    if len(name) > _IDENTIFIER_MAX:
+        problems.add(path, f"table name longer than {_IDENTIFIER_MAX} characters")
+    if not isinstance(raw, dict):
+        problems.add(path, "must be a mapping with key and fields")
+        return None
+    _unknown(raw, {"key", "watermark", "fields", "display"}, path, problems)
+    key = _string(raw, "key", path, problems, required=True)
+    watermark = _string(raw, "watermark", path, problems, required=False)
+    fields_raw = raw.get("fields")
+    fields: list[FieldSpec] = []
+    if not isinstance(fields_raw, dict) or not fields_raw:
+        problems.add(f"{path}.fields", "required: a mapping of column name to short or text")
+    else:
+        for col, spec in fields_raw.items():
+            f = _parse_field(str(col), spec, f"{path}.fields.{col}", problems)
+            if f is not None:
+                fields.append(f)
+    display_raw = raw.get("display")
+    display: tuple[str, ...]
+    if display_raw is None:
+        shorts = [f.name for f in fields if f.kind == "short"]
+        texts = [f.name for f in fields if f.kind == "text"]
+        display = tuple(shorts + texts[:1])
+    elif isinstance(display_raw, list) and all(isinstance(c, str) for c in display_raw):
+        display = tuple(display_raw)
+    else:
+        problems.add(f"{path}.display", "must be a list of column names")
+        display = ()
+    if not key or not fields:
+        return None
+    return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display)
+
+
+def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSpec | None:
+    if isinstance(spec, str):
+        kind, weight = spec, None
+    elif isinstance(spec, dict):
+        _unknown(spec, {"kind", "weight"}, path, problems)
+        kind, weight = spec.get("kind"), spec.get("weight")
+    else:
+        problems.add(path, "must be short, text, or {kind: short|text, weight: N}")
+        return None
+    if kind not in FIELD_KINDS:
+        problems.add(f"{path}" + (".kind" if isinstance(spec, dict) else ""),
+                     f"unknown kind {kind!r} (use short or text)")
+        return None
+    if weight is None:
+        weight = FIELD_KINDS[kind]
+    elif isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight > 0:
+        problems.add(f"{path}.weight", "must be a number greater than 0")
+        return None
+    return FieldSpec(name=col, kind=kind, weight=float(weight))
+
+
+def _unknown(raw: Any, allowed: set[str], path: str, problems: _Problems) -> None:
+    if isinstance(raw, dict):
+        for k in raw:
+            if k not in allowed:
+                where = f"{path}.{k}" if path else str(k)
+                problems.add(where, f"unknown key (allowed: {', '.join(sorted(allowed))})")
+
+
+def _mapping(raw: Any, key: str, problems: _Problems, required: bool) -> dict:
+    if not isinstance(raw, dict) or key not in raw or raw[key] is None:
+        if required:
+            problems.add(key, "required")
+        return {}
+    value = raw[key]
+    if not isinstance(value, dict):
+        problems.add(key, "must be a mapping")
+        return {}
+    return value
+
+
+def _string(raw: dict, key: str, path: str, problems: _Problems, required: bool) -> str | None:
+    value = raw.get(key) if isinstance(raw, dict) else None
+    if value is None or value == "":
+        if required:
+            problems.add(f"{path}.{key}", "required")
+        return None
+    if not isinstance(value, str):
+        problems.add(f"{path}.{key}", "must be a string")
+        return None
+    return value
+
+
+def _integer(raw: dict, key: str, path: str, problems: _Problems, default: int, minimum: int) -> int:
+    value = raw.get(key, default) if isinstance(raw, dict) else default
+    if isinstance(value, bool) or not isinstance(value, int):
+        problems.add(f"{path}.{key}", "must be a whole number")
+        return default
+    if value < minimum:
+        problems.add(f"{path}.{key}", f"must be at least {minimum}")
+        return default
+    return value
+
+
+def _resolve_path(value: str, base_dir: Path | None) -> Path:
+    p = Path(value).expanduser()
+    return p if p.is_absolute() or base_dir is None else base_dir / p
+
+
+def _resolve_sqlite(url: str | None, base_dir: Path | None) -> str:
+    """Make a relative SQLite file path relative to the config file, not to the working directory."""
+    if not url:
+        return url or ""
+    m = _SQLITE_RELATIVE.match(url)
+    if base_dir is not None and m:
+        path, sep, query = url[m.end():].partition("?")
+        if path and path != ":memory:":
+            return m.group(0) + str(base_dir / path) + sep + query
+    return url

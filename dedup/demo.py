@@ -1,0 +1,39 @@
+"""`dedup demo`: a sample petitions database, its config and truth file, ready for a full run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .sample import generate_petitions, write_sample_db, write_truth_csv
+
+DEMO_CONFIG = """\
+# Written by `dedup demo`. Paths are relative to this file.
+source:
+  url: "sqlite:///petitions.db"
+store:
+  url: "sqlite:///dedup-store.db"
+simhash:
+  max_distance: 3
+tables:
+  petitions:
+    key: id
+    watermark: updated_at
+    fields:
+      name: short
+      phone: short
+      address: short
+      title: text
+      content: text
+    display: [name, phone, title, content]
+"""
+
+
+def prepare_demo(directory: Path, rows: int = 2000, seed: int = 42) -> Path:
+    """Write petitions.db, truth.csv and dedup.yaml into ``directory``; returns the config's path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    sample = generate_petitions(rows, seed=seed)
+    write_sample_db(f"sqlite:///{(directory / 'petitions.db').resolve()}", sample)
+    write_truth_csv(directory / "truth.csv", sample)
+    config = directory / "dedup.yaml"
+    config.write_text(DEMO_CONFIG, encoding="utf-8")
+    return config

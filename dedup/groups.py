@@ -1,0 +1,102 @@
+"""Pairs -> groups: connected components by union-find, each group ordered from its lowest key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .normalize import key_sort
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: str
+    b: str
+    distance: int
+
+
+@dataclass
+class Group:
+    """A set of rows linked by pairs within distance k; ``keys[0]`` is the lowest key."""
+
+    id: int
+    keys: list[str]
+    distances: list[int]  # to keys[0], by fingerprint
+    pairs: list[Pair] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.keys)
+
+
+class UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict = {}
+
+    def find(self, x):
+        parent = self.parent
+        root = parent.setdefault(x, x)
+        while root != parent[root]:
+            root = parent[root]
+        while x != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
+
+    def union(self, a, b) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[rb] = ra
+
+    def components(self) -> list[list]:
+        out: dict = {}
+        for x in self.parent:
+            out.setdefault(self.find(x), []).append(x)
+        return list(out.values())
+
+
+def build_groups(keys: list[str], fps: np.ndarray, pairs: list[Pair]) -> list[Group]:
+    """Groups numbered 1.. in order of their lowest key; member order by key."""
+    fp_of = dict(zip(keys, (int(v) for v in fps)))
+    uf = UnionFind()
+    for p in pairs:
+        uf.union(p.a, p.b)
+    by_root: dict[str, list[Pair]] = {}
+    for p in pairs:
+        by_root.setdefault(uf.find(p.a), []).append(p)
+    groups = []
+    for members in uf.components():
+        members.sort(key=key_sort)
+        first = fp_of[members[0]]
+        gpairs = sorted(by_root[uf.find(members[0])], key=lambda p: (key_sort(p.a), key_sort(p.b)))
+        groups.append(Group(0, members, [(fp_of[m] ^ first).bit_count() for m in members], gpairs))
+    groups.sort(key=lambda g: key_sort(g.keys[0]))
+    for n, g in enumerate(groups, 1):
+        g.id = n
+    return groups
+
+
+def row_pairs(keys: list[str], fps: np.ndarray, near) -> list[Pair]:
+    """Pairs between rows, from ``near(unique_fps) -> (i, j, dist)`` on distinct fingerprints.
+
+    Rows with identical fingerprints are linked to the first (lowest-key) row holding that
+    fingerprint, not to each other, so m identical rows make m-1 pairs instead of m(m-1)/2.
+    """
+    if len(keys) == 0:
+        return []
+    order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
+    ordered_fps = np.asarray(fps, dtype=np.uint64)[order]
+    uniq, first_pos, inverse = np.unique(ordered_fps, return_index=True, return_inverse=True)
+    rep = np.asarray(order)[first_pos]  # row of the lowest key holding each distinct fingerprint
+    out: list[Pair] = []
+    for pos, u in enumerate(inverse):
+        row = order[pos]
+        if row != rep[u]:
+            out.append(Pair(keys[rep[u]], keys[row], 0))
+    i, j, dist = near(uniq)
+    for a, b, d in zip(rep[i], rep[j], dist):
+        ka, kb = keys[a], keys[b]
+        if key_sort(kb) < key_sort(ka):
+            ka, kb = kb, ka
+        out.append(Pair(ka, kb, int(d)))
+    return out

@@ -1,0 +1,65 @@
+"""Pure text normalisation applied before any feature is made.
+
+NFKC folds full-width letters, digits and punctuation to half-width (and the ideographic space to
+a space) while leaving CJK ideographs as they are; then case is folded and whitespace collapsed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+import re
+import unicodedata
+
+NORMALIZATION_VERSION = 1  # bump when the output of any function here changes (it changes fingerprints)
+_WS = re.compile(r"\s+")
+
+
+def _fold(value: str) -> str:
+    """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise twice."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
+
+
+def normalize_text(value: str) -> str:
+    """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed."""
+    return _fold(_WS.sub(" ", _fold(value)).strip()).strip()
+
+
+def normalize_short(value: str) -> str:
+    """A short field's whole value: like normalize_text, with all whitespace removed."""
+    return _fold(_WS.sub("", _fold(value)))
+
+
+def value_to_text(value: object) -> str | None:
+    """A database value as text: None stays None, bytes must be UTF-8, dates in ISO form."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8")  # UnicodeDecodeError marks the row unreadable
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, decimal.Decimal):
+        return format(value.normalize(), "f") if value.is_finite() else str(value)
+    if isinstance(value, float):
+        return repr(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def key_to_text(value: object) -> str:
+    """A row key as the string stored and reported for it."""
+    text = value_to_text(value)
+    if text is None:
+        raise ValueError("row key is NULL")
+    return text
+
+
+def key_sort(key: str) -> tuple:
+    """Order keys naturally: integer keys by value, before any other keys in string order."""
+    try:
+        return (0, int(key), key)
+    except ValueError:
+        return (1, 0, key)

@@ -1,0 +1,209 @@
+"""The source table, read through SQLAlchemy: reflected, checked against the config, streamed by key.
+
+Rows come in key order in batches by keyset pagination (``WHERE key > :last ORDER BY key LIMIT n``),
+so memory stays flat whatever the table's size. Identifiers come from reflection and are quoted
+by SQLAlchemy; no config value is ever formatted into SQL text. A batch that fails to decode is
+re-read row by row, so one bad row is reported with its key and the others are still read.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from .config import TableConfig
+from .errors import ConfigError, SourceError
+from .masking import mask_secrets
+from .normalize import key_to_text
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SourceBatch:
+    rows: list[tuple[str, dict]] = field(default_factory=list)  # (key, column -> value)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (key, why)
+
+
+def make_engine(url: str, what: str) -> sa.Engine:
+    """An engine for a configured URL; a malformed URL or missing driver is a configuration error."""
+    try:
+        u = sa.make_url(url)
+        if u.get_backend_name() in ("mysql", "mariadb") and "charset" not in u.query:
+            u = u.update_query_dict({"charset": "utf8mb4"})  # Chinese text needs 4-byte UTF-8
+        kwargs = {"pool_pre_ping": True} if u.get_backend_name() != "sqlite" else {}
+        return sa.create_engine(u, **kwargs)
+    except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError, ValueError) as e:
+        raise ConfigError(f"{what}.url: cannot use {mask_secrets(url)!s}: {first_line(e)}") from None
+
+
+def first_line(e: BaseException) -> str:
+    """The first meaningful line of a (driver) error, with secrets masked."""
+    inner = getattr(e, "orig", None) or e
+    text = str(inner).strip().splitlines()
+    return mask_secrets(text[0] if text else type(inner).__name__)
+
+
+class Source:
+    """One configured table of the source database."""
+
+    def __init__(self, url: str, table: TableConfig, batch_size: int = 1000):
+        self.url = url
+        self.config = table
+        self.batch_size = batch_size
+        self.engine = make_engine(url, "source")
+        self.table = self._reflect()
+        self.key = self.table.c[table.key]
+
+    # -- opening -----------------------------------------------------------------------------
+    def _reflect(self) -> sa.Table:
+        name = self.config.name
+        try:
+            with self.engine.connect() as conn:
+                tbl = sa.Table(name, sa.MetaData(), autoload_with=conn)
+        except sa_exc.NoSuchTableError:
+            raise ConfigError(
+                f"tables.{name}: table {name!r} not found in the source database {mask_secrets(self.url)}"
+            ) from None
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"cannot read the source database {mask_secrets(self.url)}: {first_line(e)}") from None
+        missing = []
+        cfg = self.config
+        checks = [("key", cfg.key)] + [(f"fields.{f.name}", f.name) for f in cfg.fields]
+        if cfg.watermark:
+            checks.append(("watermark", cfg.watermark))
+        checks += [("display", c) for c in cfg.display]
+        for path, col in checks:
+            if col not in tbl.c:
+                missing.append(f"tables.{name}.{path}: column {col!r} not in table {name!r}")
+        if missing:
+            have = ", ".join(tbl.c.keys())
+            raise ConfigError("; ".join(dict.fromkeys(missing)) + f" (columns: {have})")
+        key = tbl.c[cfg.key]
+        unique = key.primary_key and len(tbl.primary_key.columns) == 1
+        unique = unique or any(
+            len(c.columns) == 1 and key.name in c.columns for c in tbl.constraints if isinstance(c, sa.UniqueConstraint)
+        ) or any(ix.unique and [c.name for c in ix.columns] == [key.name] for ix in tbl.indexes)
+        if not unique:
+            log.warning("key column %r of %r is not declared unique; rows sharing a key may be skipped", key.name, name)
+        return tbl
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "Source":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------------
+    def _columns(self) -> list[sa.Column]:
+        return [self.table.c[c] for c in self.config.columns]
+
+    def count(self) -> int:
+        try:
+            with self.engine.connect() as conn:
+                return int(conn.execute(sa.select(sa.func.count()).select_from(self.table)).scalar_one())
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"cannot count rows of {self.config.name!r}: {first_line(e)}") from None
+
+    def batches(self, after: object = None) -> Iterator[SourceBatch]:
+        """Every row in key order (past key ``after`` if given), batch by batch."""
+        cols = self._columns()
+        last = after
+        try:
+            with self.engine.connect() as conn:
+                while True:
+                    query = sa.select(*cols).order_by(self.key).limit(self.batch_size)
+                    if last is not None:
+                        query = query.where(self.key > last)
+                    try:
+                        result = conn.execute(query).mappings().all()
+                        batch = SourceBatch(rows=[(key_to_text(r[self.key.name]), dict(r)) for r in result])
+                        raw_last = result[-1][self.key.name] if result else None
+                    except (sa_exc.DBAPIError, UnicodeDecodeError, ValueError) as e:
+                        if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
+                            raise
+                        conn.rollback()
+                        batch, raw_last = self._row_by_row(conn, cols, last, e)
+                    if raw_last is None:
+                        return
+                    yield batch
+                    last = raw_last
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
+
+    def _row_by_row(self, conn, cols, last, cause) -> tuple[SourceBatch, object]:
+        """Re-read one batch: keys first (they decode), then each row alone."""
+        log.debug("batch after key %r failed (%s); reading it row by row", last, first_line(cause))
+        query = sa.select(self.key).order_by(self.key).limit(self.batch_size)
+        if last is not None:
+            query = query.where(self.key > last)
+        keys = conn.execute(query).scalars().all()
+        batch = SourceBatch()
+        for k in keys:
+            try:
+                row = conn.execute(sa.select(*cols).where(self.key == k)).mappings().one()
+                batch.rows.append((key_to_text(k), dict(row)))
+            except (sa_exc.DBAPIError, UnicodeDecodeError, ValueError) as e:
+                if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
+                    raise
+                conn.rollback()
+                batch.unreadable.append((key_to_text(k), first_line(e)))
+        return batch, (keys[-1] if keys else None)
+
+    def fetch(self, keys: list[str], columns: tuple[str, ...]) -> dict[str, dict]:
+        """Values of ``columns`` for the rows with these keys (missing rows are left out)."""
+        if not keys or not columns:
+            return {}
+        cols = [self.key] + [self.table.c[c] for c in columns if c != self.key.name]
+        typed = [self._typed_key(k) for k in keys]
+        out: dict[str, dict] = {}
+        try:
+            with self.engine.connect() as conn:
+                for start in range(0, len(typed), 500):
+                    chunk = typed[start:start + 500]
+                    for r in conn.execute(sa.select(*cols).where(self.key.in_(chunk))).mappings():
+                        out[key_to_text(r[self.key.name])] = dict(r)
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
+        return out
+
+    def _typed_key(self, key: str) -> object:
+        try:
+            py = self.key.type.python_type
+        except NotImplementedError:
+            return key
+        if py is int:
+            return int(key)
+        return key
+
+
+def watermark_to_json(value: object) -> dict | None:
+    """A watermark value in a form the store keeps as JSON and gives back exactly."""
+    if value is None:
+        return None
+    if isinstance(value, _dt.datetime):
+        return {"type": "datetime", "value": value.isoformat()}
+    if isinstance(value, _dt.date):
+        return {"type": "date", "value": value.isoformat()}
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return {"type": "str", "value": str(value)}
+    return {"type": type(value).__name__, "value": value}
+
+
+def watermark_from_json(data: dict | None) -> object:
+    if not data:
+        return None
+    t, v = data["type"], data["value"]
+    if t == "datetime":
+        return _dt.datetime.fromisoformat(v)
+    if t == "date":
+        return _dt.date.fromisoformat(v)
+    return v

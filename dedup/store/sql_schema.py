@@ -1,0 +1,84 @@
+"""The SQL store's tables (the live schema; migrations/sql/versions/ creates and evolves it).
+
+Block entries follow the paper's relational layout (one row per block, fingerprint and row key);
+fingerprints are BIGINT holding the signed integer with the same 64 bits.
+"""
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+NAME = sa.String(128)  # a source table's name
+KEY = sa.String(255)  # a row key as text
+
+blocks = sa.Table(
+    "dedup_blocks", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("block_name", sa.String(32), primary_key=True),
+    sa.Column("textname", KEY, primary_key=True),
+    sa.Column("hashcode", sa.BigInteger, nullable=False),
+)
+
+fingerprints = sa.Table(
+    "dedup_fingerprints", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("row_key", KEY, primary_key=True),
+    sa.Column("fingerprint", sa.BigInteger, nullable=False),
+)
+
+pairs = sa.Table(
+    "dedup_pairs", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("key_a", KEY, primary_key=True),
+    sa.Column("key_b", KEY, primary_key=True),
+    sa.Column("distance", sa.SmallInteger, nullable=False),
+)
+
+groups = sa.Table(
+    "dedup_groups", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("group_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("created_run", sa.Integer, nullable=True),
+    sa.Column("updated_run", sa.Integer, nullable=True),
+)
+
+members = sa.Table(
+    "dedup_group_members", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("row_key", KEY, primary_key=True),
+    sa.Column("group_id", sa.Integer, nullable=False),
+    sa.Column("distance", sa.SmallInteger, nullable=False),
+    sa.Index("ix_dedup_group_members_group", "table_name", "group_id"),
+)
+
+skipped = sa.Table(
+    "dedup_skipped", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("row_key", KEY, primary_key=True),
+    sa.Column("reason", sa.String(32), nullable=False),
+    sa.Column("detail", sa.Text, nullable=True),
+)
+
+runs = sa.Table(
+    "dedup_runs", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_name", NAME, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("started_at", sa.DateTime, nullable=False),
+    sa.Column("finished_at", sa.DateTime, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("summary", sa.Text, nullable=True),
+    sa.Index("ix_dedup_runs_table", "table_name", "id"),
+)
+
+tables = sa.Table(
+    "dedup_tables", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("version", sa.Text, nullable=False),
+    sa.Column("watermark", sa.Text, nullable=True),
+    sa.Column("updated_at", sa.DateTime, nullable=True),
+    sa.Column("lock_owner", sa.String(128), nullable=True),
+    sa.Column("lock_expires", sa.DateTime, nullable=True),
+)
+
+PER_TABLE = (blocks, fingerprints, pairs, groups, members, skipped)

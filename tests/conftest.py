@@ -1,0 +1,88 @@
+"""Database fixtures: every test that takes ``db_url`` runs on SQLite, PostgreSQL and MariaDB.
+
+PostgreSQL tests get a fresh schema and MariaDB tests a fresh database, dropped afterwards, so
+tests never see each other's tables. Where a server is not reachable the test is skipped with
+the reason, except under CI (``CI`` set), where a missing server fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+
+POSTGRES_URL = os.environ.get("DEDUP_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+MARIADB_URL = os.environ.get("DEDUP_TEST_MARIADB_URL", "mysql+pymysql://root@127.0.0.1:3306/test?charset=utf8mb4")
+IN_CI = bool(os.environ.get("CI"))
+
+_reachable: dict[str, str | None] = {}
+
+
+def _check(url: str) -> str | None:
+    """None when the server answers, else why not."""
+    if url not in _reachable:
+        try:
+            engine = sa.create_engine(url)
+            with engine.connect() as conn:
+                conn.execute(sa.text("SELECT 1"))
+            engine.dispose()
+            _reachable[url] = None
+        except Exception as e:  # any driver error means unreachable here
+            _reachable[url] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    return _reachable[url]
+
+
+def _require(url: str, name: str) -> None:
+    why = _check(url)
+    if why:
+        if IN_CI:
+            pytest.fail(f"{name} is required in CI but not reachable at {url}: {why}")
+        pytest.skip(f"{name} not reachable at {url}: {why}")
+
+
+@pytest.fixture
+def postgres_url():
+    _require(POSTGRES_URL, "PostgreSQL")
+    schema = "t_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in POSTGRES_URL else "?"
+    yield f"{POSTGRES_URL}{sep}options={quote(f'-csearch_path={schema}')}"
+    with admin.connect() as c:
+        c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture
+def mariadb_url():
+    _require(MARIADB_URL, "MariaDB")
+    name = "t_" + uuid.uuid4().hex[:12]
+    admin = sa.create_engine(MARIADB_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"))
+    url = sa.make_url(MARIADB_URL).set(database=name)
+    yield url.render_as_string(hide_password=False)
+    with admin.connect() as c:
+        c.execute(sa.text(f"DROP DATABASE `{name}`"))
+    admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'db.sqlite'}"
+
+
+@pytest.fixture(params=["sqlite", "postgres", "mariadb"])
+def db_url(request):
+    """One database URL per backend; the same test runs on each."""
+    return request.getfixturevalue(f"{request.param}_url")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """jieba's cache in a per-session directory, not the user's."""
+    monkeypatch.setenv("DEDUP_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))

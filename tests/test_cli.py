@@ -1,0 +1,132 @@
+"""The command line: exact errors and exit codes first, then the happy path."""
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from dedup.cli import main
+from helpers import make_table, petition
+from test_pipeline import BASE, OTHER
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A SQLite source with one duplicate pair and a config next to it."""
+    make_table(f"sqlite:///{tmp_path / 'src.db'}", [
+        petition(1, BASE, "张三", "13800138000", "噪音扰民"), petition(2, OTHER, "李四"),
+        petition(3, BASE, "张三", "13800138000", "噪音扰民"), petition(4, None)])
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(
+        'source: {url: "sqlite:///src.db"}\nstore: {url: "sqlite:///store.db"}\n'
+        "tables:\n  petitions:\n    key: id\n    watermark: updated_at\n"
+        "    fields: {name: short, phone: short, title: text, content: text}\n"
+        "    display: [name, title]\n", encoding="utf-8")
+    return cfg
+
+
+@pytest.mark.parametrize("command", ["full", "report", "migrate", "demo"])
+def test_every_command_has_help(runner, command):
+    result = runner.invoke(main, [command, "--help"])
+    assert result.exit_code == 0
+    doc = main.commands[command].help
+    assert doc and len(doc.split()) >= 5
+    for param in main.commands[command].params:
+        if param.name != "help" and hasattr(param, "help"):
+            assert param.help, f"{command} --{param.name} has no help"
+
+
+def test_missing_config_is_exit_2(runner, tmp_path):
+    result = runner.invoke(main, ["-c", str(tmp_path / "nope.yaml"), "full"])
+    assert result.exit_code == 2
+    assert result.output == f"Error: config file not found: {tmp_path / 'nope.yaml'} (pass -c FILE or set DEDUP_CONFIG)\n"
+
+
+def test_bad_config_key_is_exit_2(runner, tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text('source: {url: "sqlite://"}\ntables: {t: {key: id, fields: {a: texty}}}\n', encoding="utf-8")
+    result = runner.invoke(main, ["-c", str(cfg), "full"])
+    assert result.exit_code == 2
+    assert result.output == f"Error: {cfg}: tables.t.fields.a: unknown kind 'texty' (use short or text)\n"
+
+
+def test_unknown_table_and_missing_column_are_exit_2(runner, project):
+    result = runner.invoke(main, ["-c", str(project), "full", "--table", "cases"])
+    assert (result.exit_code, result.output) == (2, "Error: table 'cases' is not in the config (configured: petitions)\n")
+    project.write_text(project.read_text().replace("content: text", "body: text"), encoding="utf-8")
+    result = runner.invoke(main, ["-c", str(project), "full"])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: tables.petitions.fields.body: column 'body' not in table 'petitions'")
+
+
+def test_unreachable_database_is_exit_1_and_masks_the_password(runner, tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text('source: {url: "postgresql+psycopg://u:topsecret@127.0.0.1:1/x?connect_timeout=2"}\n'
+                   "tables: {t: {key: id, fields: {a: text}}}\n", encoding="utf-8")
+    result = runner.invoke(main, ["-c", str(cfg), "full"])
+    assert result.exit_code == 1
+    assert "topsecret" not in result.output and "u:***@127.0.0.1" in result.output
+    assert result.output.startswith("Error: cannot read the source database") and result.output.count("\n") == 1
+
+
+def test_full_then_report_in_every_format(runner, project, tmp_path):
+    result = runner.invoke(main, ["-c", str(project), "full", "--table", "petitions"])
+    assert result.exit_code == 0, result.output
+    assert re.fullmatch(r"petitions: 4 rows, 1 groups, 2 rows in groups, 1 skipped \(0 unreadable\), \d+\.\d s\n",
+                        result.output)
+
+    out = runner.invoke(main, ["-c", str(project), "report", "--table", "petitions", "--format", "json"])
+    assert out.exit_code == 0
+    data = json.loads(out.output)
+    assert data["table"] == "petitions" and data["max_distance"] == 3
+    assert data["groups"] == [{
+        "group": 1, "size": 2,
+        "rows": [{"key": "1", "distance": 0, "name": "张三", "title": "噪音扰民"},
+                 {"key": "3", "distance": 0, "name": "张三", "title": "噪音扰民"}],
+        "pairs": [{"a": "1", "b": "3", "distance": 0}],
+    }]
+    assert data["skipped"] == [{"key": "4", "reason": "no_features", "detail": "every field is empty"}]
+
+    csv_out = runner.invoke(main, ["-c", str(project), "report", "-f", "csv"])
+    assert csv_out.output == "key,group\n1,1\n3,1\n"
+
+    table = runner.invoke(main, ["-c", str(project), "report"])
+    assert "group 1: 2 rows" in table.output and "张三" in table.output and "噪音扰民" in table.output
+
+    target = tmp_path / "r.html"
+    html_out = runner.invoke(main, ["-c", str(project), "report", "-f", "html", "-o", str(target)])
+    assert html_out.exit_code == 0 and "<h2>group 1 (2 rows)</h2>" in target.read_text(encoding="utf-8")
+
+
+def test_report_before_any_run_says_so(runner, project):
+    out = runner.invoke(main, ["-c", str(project), "report", "-f", "json"])
+    assert out.exit_code == 0
+    assert json.loads(out.output)["groups"] == [] and "run `dedup full` first" in out.output
+
+
+def test_migrate(runner, project):
+    out = runner.invoke(main, ["-c", str(project), "migrate"])
+    assert out.exit_code == 0 and "migrated from empty to revision 0001" in out.output
+    out = runner.invoke(main, ["-c", str(project), "migrate"])
+    assert "up to date (revision 0001)" in out.output
+
+
+def test_config_from_environment(runner, project, monkeypatch):
+    monkeypatch.setenv("DEDUP_CONFIG", str(project))
+    assert runner.invoke(main, ["full"]).exit_code == 0
+
+
+def test_demo_runs_with_no_server(runner, tmp_path):
+    d = tmp_path / "demo"
+    result = runner.invoke(main, ["demo", "--dir", str(d), "--rows", "300", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert (d / "petitions.db").is_file() and (d / "truth.csv").is_file() and (d / "dedup.yaml").is_file()
+    assert re.search(r"petitions: \d+ duplicate groups", result.output)
+    assert "group 1:" in result.output
+    assert re.search(r"petitions: 300 rows, \d+ groups", result.output)

@@ -1,0 +1,92 @@
+import textwrap
+
+import pytest
+
+from dedup.config import load_config, parse_config, expand_env
+from dedup.errors import ConfigError
+
+GOOD = {
+    "source": {"url": "sqlite:///petitions.db"},
+    "store": {"url": "sqlite:///dedup-store.db"},
+    "simhash": {"max_distance": 3},
+    "tables": {"petitions": {"key": "id", "watermark": "updated_at",
+                             "fields": {"name": "short", "content": "text", "phone": {"kind": "short", "weight": 3}}}},
+}
+
+
+def test_good_config(tmp_path):
+    cfg = parse_config(GOOD, base_dir=tmp_path)
+    t = cfg.table("petitions")
+    assert [(f.name, f.kind, f.weight) for f in t.fields] == [
+        ("name", "short", 2.0), ("content", "text", 1.0), ("phone", "short", 3.0)]
+    assert cfg.table(None) is t  # the only table
+    assert t.display == ("name", "phone", "content")
+    assert cfg.layout.widths == (16, 16, 16, 16)
+    assert cfg.source_url == f"sqlite:///{tmp_path}/petitions.db"  # relative to the config file
+
+
+def test_every_problem_reported_at_once_with_key_paths():
+    bad = {
+        "source": {"url": "sqlite://", "colour": "red"},
+        "simhash": {"max_distance": 9},
+        "tables": {"petitions": {"key": "id", "fields": {"name": "shrot", "content": {"kind": "text", "weight": -1}}}},
+        "extra": 1,
+    }
+    with pytest.raises(ConfigError) as e:
+        parse_config(bad)
+    msg = str(e.value)
+    for part in ("source.colour: unknown key", "simhash.max_distance: 9 needs 10 blocks",
+                 "tables.petitions.fields.name: unknown kind 'shrot' (use short or text)",
+                 "tables.petitions.fields.content.weight: must be a number greater than 0",
+                 "extra: unknown key"):
+        assert part in msg
+    assert "\n" not in msg
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({}, "source: required"),
+    ({"source": {"url": "x"}}, "tables: required"),
+    ({"source": {"url": "x"}, "tables": {"t": {"fields": {"a": "short"}}}}, "tables.t.key: required"),
+    ({"source": {"url": "x"}, "tables": {"t": {"key": "id"}}}, "tables.t.fields: required"),
+    ({"source": {"url": "x"}, "simhash": {"max_distance": "3"}, "tables": {"t": {"key": "id", "fields": {"a": "text"}}}},
+     "simhash.max_distance: must be a whole number"),
+    ({"source": {"url": 5}, "tables": {"t": {"key": "id", "fields": {"a": "text"}}}}, "source.url: must be a string"),
+    ([1, 2], "must be a mapping"),
+])
+def test_config_errors(data, fragment):
+    with pytest.raises(ConfigError) as e:
+        parse_config(data)
+    assert fragment in str(e.value)
+
+
+def test_env_expansion(tmp_path, monkeypatch):
+    monkeypatch.setenv("DB_PASS", "s3cret")
+    p = tmp_path / "dedup.yaml"
+    p.write_text(textwrap.dedent("""
+        source: {url: "postgresql://u:${DB_PASS}@h/db"}
+        store: {url: "${STORE_URL:-sqlite:///s.db}"}
+        tables: {t: {key: id, fields: {a: text}}}
+    """), encoding="utf-8")
+    cfg = load_config(p)
+    assert cfg.source_url == "postgresql://u:s3cret@h/db"
+    assert cfg.store_url == f"sqlite:///{tmp_path}/s.db"
+
+
+def test_unset_env_variable_is_named():
+    with pytest.raises(ConfigError, match="NOPE_NOT_SET"):
+        expand_env("url: ${NOPE_NOT_SET}", environ={})
+
+
+def test_missing_file_and_bad_yaml(tmp_path):
+    with pytest.raises(ConfigError, match="config file not found"):
+        load_config(tmp_path / "nope.yaml")
+    p = tmp_path / "bad.yaml"
+    p.write_text("source: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(p)
+
+
+def test_unknown_table_is_named():
+    cfg = parse_config(GOOD)
+    with pytest.raises(ConfigError, match="table 'other' is not in the config"):
+        cfg.table("other")
