@@ -20,6 +20,16 @@ from .errors import ConfigError
 DEFAULT_CONFIG_NAME = "dedup.yaml"
 FIELD_KINDS = {"short": 2.0, "text": 1.0}  # kind -> default weight (text: multiplies term frequency)
 DEFAULT_BATCH_SIZE = 1000
+# Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
+KEYS = {
+    "": {"source", "store", "simhash", "tables", "text"},
+    "source": {"url", "batch_size"},
+    "store": {"url"},
+    "simhash": {"max_distance"},
+    "text": {"stopwords", "hmm"},
+    "tables.<name>": {"key", "watermark", "fields", "display"},
+    "tables.<name>.fields.<column>": {"kind", "weight"},
+}
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
 _SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
@@ -153,19 +163,19 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     if not isinstance(data, dict):
         problems.add("", "the file must be a mapping with source, store and tables")
         problems.raise_if_any()
-    _unknown(data, {"source", "store", "simhash", "tables", "text"}, "", problems)
+    _unknown(data, KEYS[""], "", problems)
 
     source = _mapping(data, "source", problems, required=True)
-    _unknown(source, {"url", "batch_size"}, "source", problems)
+    _unknown(source, KEYS["source"], "source", problems)
     source_url = _string(source, "url", "source", problems, required=True)
     batch_size = _integer(source, "batch_size", "source", problems, default=DEFAULT_BATCH_SIZE, minimum=1)
 
     store = _mapping(data, "store", problems, required=False)
-    _unknown(store, {"url"}, "store", problems)
+    _unknown(store, KEYS["store"], "store", problems)
     store_url = _string(store, "url", "store", problems, required=False) or "sqlite:///dedup-store.db"
 
     simhash = _mapping(data, "simhash", problems, required=False)
-    _unknown(simhash, {"max_distance"}, "simhash", problems)
+    _unknown(simhash, KEYS["simhash"], "simhash", problems)
     max_distance = _integer(simhash, "max_distance", "simhash", problems, default=3, minimum=0)
     if isinstance(max_distance, int):
         try:
@@ -174,7 +184,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
             problems.add("simhash.max_distance", str(e))
 
     text = _mapping(data, "text", problems, required=False)
-    _unknown(text, {"stopwords", "hmm"}, "text", problems)
+    _unknown(text, KEYS["text"], "text", problems)
     stopwords = _string(text, "stopwords", "text", problems, required=False)
     stop_path = _resolve_path(stopwords, base_dir) if stopwords else None
     if stop_path is not None and not stop_path.is_file():
@@ -211,7 +221,7 @@ def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None
     if not isinstance(raw, dict):
         problems.add(path, "must be a mapping with key and fields")
         return None
-    _unknown(raw, {"key", "watermark", "fields", "display"}, path, problems)
+    _unknown(raw, KEYS["tables.<name>"], path, problems)
     key = _string(raw, "key", path, problems, required=True)
     watermark = _string(raw, "watermark", path, problems, required=False)
     fields_raw = raw.get("fields")
@@ -243,7 +253,7 @@ def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSp
     if isinstance(spec, str):
         kind, weight = spec, None
     elif isinstance(spec, dict):
-        _unknown(spec, {"kind", "weight"}, path, problems)
+        _unknown(spec, KEYS["tables.<name>.fields.<column>"], path, problems)
         kind, weight = spec.get("kind"), spec.get("weight")
     else:
         problems.add(path, "must be short, text, or {kind: short|text, weight: N}")
