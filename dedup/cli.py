@@ -22,6 +22,13 @@ from .masking import mask_secrets
 log = logging.getLogger("dedup")
 
 
+class MaskingFormatter(logging.Formatter):
+    """Every log line, tracebacks included, with URL passwords masked."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return mask_secrets(super().format(record))
+
+
 class Context:
     def __init__(self, config_path: str | None, verbose: bool):
         self.config_path = config_path
@@ -75,8 +82,9 @@ def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
 
     Exit codes: 0 success, 1 failure while working, 2 bad usage or configuration.
     """
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(MaskingFormatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, handlers=[handler], force=True)
     ctx.obj = Context(config_path, verbose)
 
 

@@ -130,3 +130,32 @@ def test_demo_runs_with_no_server(runner, tmp_path):
     assert re.search(r"petitions: \d+ duplicate groups", result.output)
     assert "group 1:" in result.output
     assert re.search(r"petitions: 300 rows, \d+ groups", result.output)
+
+
+def test_full_and_report_with_source_and_store_on_each_database(runner, db_url, tmp_path):
+    """The documented flow with the source table and the store's tables in one server database."""
+    make_table(db_url, [petition(1, BASE, "张三"), petition(2, OTHER), petition(3, BASE, "张三")])
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(f'source: {{url: "{db_url}"}}\nstore: {{url: "{db_url}"}}\n'
+                   "tables: {petitions: {key: id, fields: {name: short, content: text}}}\n", encoding="utf-8")
+    assert runner.invoke(main, ["-c", str(cfg), "full", "--table", "petitions"]).exit_code == 0
+    out = runner.invoke(main, ["-c", str(cfg), "report", "--table", "petitions", "--format", "json"])
+    assert out.exit_code == 0
+    assert [[r["key"] for r in g["rows"]] for g in json.loads(out.output)["groups"]] == [["1", "3"]]
+
+
+def test_unreachable_store_is_exit_1_and_nothing_is_reported_as_done(runner, project):
+    text = project.read_text().replace('sqlite:///store.db', 'postgresql+psycopg://u:pw9@127.0.0.1:1/x?connect_timeout=2')
+    project.write_text(text, encoding="utf-8")
+    result = runner.invoke(main, ["-c", str(project), "full"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: store postgresql+psycopg://u:***@127.0.0.1:1/x")
+    assert "pw9" not in result.output
+
+
+def test_verbose_log_lines_mask_passwords(runner, tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text('source: {url: "postgresql+psycopg://u:pw7@127.0.0.1:1/x?connect_timeout=2"}\n'
+                   "tables: {t: {key: id, fields: {a: text}}}\n", encoding="utf-8")
+    result = runner.invoke(main, ["-v", "-c", str(cfg), "full"])
+    assert result.exit_code == 1 and "Traceback" in result.output and "pw7" not in result.output
