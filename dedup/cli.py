@@ -16,7 +16,7 @@ import click
 
 from . import __version__
 from .config import Config, load_config
-from .errors import ConfigError, DedupError
+from .errors import DedupError
 from .masking import mask_secrets
 
 log = logging.getLogger("dedup")
@@ -116,6 +116,36 @@ class Progress:
             self.bar = None
 
 
+def run_full_with_progress(config: Config, table: str, quiet: bool):
+    """run_full with a progress bar on a terminal."""
+    from .pipeline import run_full
+
+    progress = Progress(table, quiet)
+    try:
+        return run_full(config, table, progress=progress, on_total=progress.total)
+    finally:
+        progress.close()
+
+
+def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True) -> tuple[str, int]:
+    """The rendered report and its number of groups."""
+    from .report import build_report, render
+    from .source import Source
+    from .store import open_store
+
+    tcfg = config.table(table)
+    store = open_store(config.store_url)
+    try:
+        if with_source:
+            with Source(config.source_url, tcfg, config.batch_size) as source:
+                data = build_report(store, config, tcfg, source)
+        else:
+            data = build_report(store, config, tcfg)
+    finally:
+        store.close()
+    return render(data, fmt, tcfg.display), len(data["groups"])
+
+
 def full_summary_line(s: dict) -> str:
     skipped = s["skipped_no_features"] + s["unreadable"]
     extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
@@ -134,15 +164,8 @@ def full(obj: Context, table: str | None, quiet: bool) -> None:
     Replaces the table's previous results in the store (in one transaction: a failed run leaves
     the previous results in place). Prints one summary line: rows, groups, rows in groups, seconds.
     """
-    from .pipeline import run_full
-
     config = obj.config()
-    tcfg = config.table(table)
-    progress = Progress(tcfg.name, quiet)
-    try:
-        result = run_full(config, tcfg.name, progress=progress, on_total=progress.total)
-    finally:
-        progress.close()
+    result = run_full_with_progress(config, config.table(table).name, quiet)
     click.echo(full_summary_line(result.summary()))
 
 
@@ -156,25 +179,10 @@ def full(obj: Context, table: str | None, quiet: bool) -> None:
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool) -> None:
     """Show the duplicate groups found by the last run of a table."""
-    from .report import build_report, render
-    from .source import Source
-    from .store import open_store
-
-    config = obj.config()
-    tcfg = config.table(table)
-    store = open_store(config.store_url)
-    try:
-        if no_source:
-            data = build_report(store, config, tcfg)
-        else:
-            with Source(config.source_url, tcfg, config.batch_size) as source:
-                data = build_report(store, config, tcfg, source)
-    finally:
-        store.close()
-    text = render(data, fmt, tcfg.display)
+    text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source)
     if output:
         Path(output).write_text(text, encoding="utf-8")
-        click.echo(f"wrote {len(data['groups'])} groups to {output}", err=True)
+        click.echo(f"wrote {n_groups} groups to {output}", err=True)
     else:
         click.echo(text, nl=False)
 
@@ -208,26 +216,13 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
     config used) and truth.csv (the planted groups, key,cluster).
     """
     from .demo import prepare_demo
-    from .pipeline import run_full
-    from .report import build_report, render
-    from .source import Source
-    from .store import open_store
 
     click.echo(f"writing a sample of {rows} petitions to {directory}/ ...", err=True)
     config_path = prepare_demo(Path(directory), rows=rows, seed=seed)
     config = load_config(config_path)
-    tcfg = config.table(None)
-    progress = Progress(tcfg.name, quiet)
-    try:
-        result = run_full(config, tcfg.name, progress=progress, on_total=progress.total)
-    finally:
-        progress.close()
-    store = open_store(config.store_url)
-    try:
-        with Source(config.source_url, tcfg, config.batch_size) as source:
-            click.echo(render(build_report(store, config, tcfg, source), fmt, tcfg.display), nl=False)
-    finally:
-        store.close()
+    table = config.table(None).name
+    result = run_full_with_progress(config, table, quiet)
+    click.echo(report_text(config, table, fmt)[0], nl=False)
     click.echo(full_summary_line(result.summary()), err=True)
     click.echo(f"config: {config_path}  (try: dedup -c {config_path} report --format json)", err=True)
 

@@ -13,7 +13,7 @@ def planted(seed: int, n: int, k: int, skew: bool) -> np.ndarray:
     """Random fingerprints, a share of them copies of others with 0..k+1 bits flipped."""
     rng = np.random.default_rng(seed)
     fps = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
-    for t in range(n // 3):
+    for _ in range(n // 3):
         src, dst = rng.integers(0, n, 2)
         x = int(fps[src])
         for b in rng.choice(64, int(rng.integers(0, k + 2)), replace=False):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import datetime as _dt
 
-import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
