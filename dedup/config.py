@@ -20,11 +20,12 @@ from .errors import ConfigError
 DEFAULT_CONFIG_NAME = "dedup.yaml"
 FIELD_KINDS = {"short": 2.0, "text": 1.0}  # kind -> default weight (text: multiplies term frequency)
 DEFAULT_BATCH_SIZE = 1000
+DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
 KEYS = {
     "": {"source", "store", "simhash", "tables", "text"},
     "source": {"url", "batch_size"},
-    "store": {"url"},
+    "store": {"url", "bucket_size"},
     "simhash": {"max_distance"},
     "text": {"stopwords", "hmm"},
     "tables.<name>": {"key", "watermark", "fields", "display"},
@@ -76,6 +77,7 @@ class Config:
     store_url: str
     max_distance: int = 3
     batch_size: int = DEFAULT_BATCH_SIZE
+    bucket_size: int = DEFAULT_BUCKET_SIZE
     tables: Mapping[str, TableConfig] = field(default_factory=dict)
     text: TextConfig = TextConfig()
     path: Path | None = None
@@ -173,6 +175,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     store = _mapping(data, "store", problems, required=False)
     _unknown(store, KEYS["store"], "store", problems)
     store_url = _string(store, "url", "store", problems, required=False) or "sqlite:///dedup-store.db"
+    bucket_size = _integer(store, "bucket_size", "store", problems, default=DEFAULT_BUCKET_SIZE, minimum=1)
 
     simhash = _mapping(data, "simhash", problems, required=False)
     _unknown(simhash, KEYS["simhash"], "simhash", problems)
@@ -208,6 +211,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         store_url=_resolve_sqlite(store_url, base_dir),
         max_distance=max_distance,
         batch_size=batch_size,
+        bucket_size=bucket_size,
         tables=tables,
         text=TextConfig(stopwords=stop_path, hmm=hmm),
         path=None if base_dir is None else base_dir,

@@ -27,6 +27,10 @@ class StoreError(DedupError):
 
 
 class LockedError(DedupError):
-    """Another run holds the table's lock."""
+    """Another run holds the table's lock; ``owner`` is who ("host:pid:token")."""
 
     exit_code = 3
+
+    def __init__(self, message: str, owner: str | None = None):
+        super().__init__(message)
+        self.owner = owner

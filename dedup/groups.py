@@ -24,6 +24,9 @@ class Group:
     keys: list[str]
     distances: list[int]  # to keys[0], by fingerprint
     pairs: list[Pair] = field(default_factory=list)
+    created_run: int | None = None  # the run that first formed the group
+    updated_run: int | None = None  # the last run that changed its members
+    merged_from: list[int] = field(default_factory=list)  # ids of groups merged into this one
 
     @property
     def size(self) -> int:

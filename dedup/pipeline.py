@@ -1,33 +1,40 @@
 """The full batch as named stages: read -> featurise -> fingerprint -> pairs -> groups -> store.
 
 ``run_full`` is the library entry point the ``dedup full`` command calls; it can be used from
-Python with a Config and an optional progress callback.
+Python with a Config and an optional progress callback. The stages are shared with the
+incremental run (dedup.incremental).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import logging
+import os
+import socket
 import time
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
 from . import fingerprint
 from .candidates import near_pairs
 from .config import Config, TableConfig
-from .errors import DedupError
+from .errors import DedupError, LockedError
 from .features import Featurizer
 from .groups import Group, build_groups, row_pairs
 from .normalize import NORMALIZATION_VERSION
 from .segment import Segmenter, load_stopwords
-from .source import Source, watermark_to_json
-from .store import RunRecord, Skipped, TableSnapshot, open_store
+from .source import Source, watermark_position
+from .store import RunRecord, Skipped, Store, TableSnapshot, open_store
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
+LOCK_TTL_SECONDS = 6 * 3600  # a lock left by a killed run is taken over after this
 
 
 @dataclass
@@ -64,12 +71,13 @@ def make_featurizer(config: Config, table: TableConfig) -> Featurizer:
 
 def fingerprint_version(config: Config, featurizer: Featurizer) -> dict:
     """Everything that decides a fingerprint; rows fingerprinted under another stamp are not comparable."""
-    return {
+    stamp = {
         "max_distance": config.max_distance,
         "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
         "normalization": NORMALIZATION_VERSION,
         **featurizer.version(),
     }
+    return json.loads(json.dumps(stamp, sort_keys=True))  # the form a store gives back
 
 
 def _version(dist: str) -> str:
@@ -81,29 +89,36 @@ def _version(dist: str) -> str:
         return "unknown"
 
 
-def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress | None = None) -> FullResult:
-    """Read every row and fingerprint it; rows without features or unreadable ones are set aside."""
+def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress | None = None,
+                     since: dict | None = None, by_watermark: bool = False) -> FullResult:
+    """Read rows and fingerprint them; rows without features or unreadable ones are set aside.
+
+    ``result.watermark`` is the position of the last row in (watermark, key) order, from which an
+    incremental run continues (None when the table has no watermark column or no such row).
+    """
     result = FullResult(table=source.config.name)
-    wm_col = source.config.watermark
-    wm_max = None
+    wm_col, key_col = source.config.watermark, source.config.key
+    last: tuple | None = None
     chunks: list[np.ndarray] = []
-    for batch in source.batches():
+    for batch in source.batches(since=since, by_watermark=by_watermark):
         feats, keys = [], []
         for key, row in batch.rows:
+            if wm_col is not None and row.get(wm_col) is not None:
+                pos = (row[wm_col], row[key_col])
+                last = pos if last is None or pos > last else last
             try:
                 f = featurizer.features(row)
             except (UnicodeDecodeError, ValueError, TypeError) as e:
                 result.skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
                 continue
-            if wm_col is not None and row.get(wm_col) is not None:
-                v = row[wm_col]
-                wm_max = v if wm_max is None or v > wm_max else wm_max
             if f:
                 feats.append(f)
                 keys.append(key)
             else:
                 result.skipped.append(Skipped(key, "no_features", "every field is empty"))
         result.skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
+        if by_watermark and batch.last is not None:
+            last = batch.last if last is None or batch.last > last else last
         if feats:
             chunks.append(fingerprint.simhash_batch(feats))
             result.keys.extend(keys)
@@ -113,7 +128,7 @@ def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress 
             progress(n)
     if chunks:
         result.fingerprints = np.concatenate(chunks)
-    result.watermark = watermark_to_json(wm_max)
+    result.watermark = watermark_position(*last) if last is not None else since
     return result
 
 
@@ -123,44 +138,81 @@ def find_groups(keys: list[str], fps: np.ndarray, config: Config) -> list[Group]
     return build_groups(keys, fps, pairs)
 
 
+@contextmanager
+def table_run(config: Config, table: TableConfig, kind: str) -> Iterator[tuple[Source, Store, RunRecord]]:
+    """Open source and store, hold the table's lock, and record the run (failed if an error escapes)."""
+    with Source(config.source_url, table, config.batch_size) as source:
+        store = open_store(config.store_url, bucket_size=config.bucket_size)
+        owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        try:
+            _take_lock(store, table.name, owner)
+            try:
+                run = RunRecord(table.name, kind, utcnow())
+                store.start_run(run)
+                try:
+                    yield source, store, run
+                except Exception as e:  # recorded, then raised as it was
+                    _finish_failed(store, run, e)
+                    raise
+            finally:
+                store.release_lock(table.name, owner)
+        finally:
+            store.close()
+
+
+def _take_lock(store: Store, table: str, owner: str) -> None:
+    """The table's lock; one left by a run on this machine whose process is gone is taken over."""
+    try:
+        store.acquire_lock(table, owner, LOCK_TTL_SECONDS)
+    except LockedError as e:
+        if not _is_dead_local_run(e.owner):
+            raise
+        log.warning("taking over the lock of %s, a run on this machine that is no longer running", e.owner)
+        store.acquire_lock(table, owner, LOCK_TTL_SECONDS, steal_from=e.owner)
+
+
+def _is_dead_local_run(owner: str | None) -> bool:
+    host, _, rest = (owner or "").partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # exists, owned by someone else
+        return False
+    return False
+
+
+def _finish_failed(store: Store, run: RunRecord, error: Exception) -> None:
+    try:
+        store.finish_run(run.id, "failed", {"error": str(error)})
+    except DedupError:
+        log.debug("could not record the failed run", exc_info=True)
+
+
 def run_full(config: Config, table: str | None = None, progress: Progress | None = None,
              on_total: Callable[[int], None] | None = None) -> FullResult:
     """Fingerprint the whole table, find its duplicate groups and replace its results in the store."""
     tcfg = config.table(table)
     started = time.perf_counter()
-    started_at = _utcnow()
-    with Source(config.source_url, tcfg, config.batch_size) as source:
-        store = open_store(config.store_url)
-        try:
-            featurizer = make_featurizer(config, tcfg)
-            if on_total is not None:
-                on_total(source.count())
-            run = RunRecord(tcfg.name, "full", started_at)
-            try:
-                result = fingerprint_rows(source, featurizer, progress)
-                result.groups = find_groups(result.keys, result.fingerprints, config)
-                result.seconds = time.perf_counter() - started
-                run.finished_at, run.status, run.summary = _utcnow(), "ok", result.summary()
-                store.replace_table(TableSnapshot(
-                    table=tcfg.name, keys=result.keys, fingerprints=result.fingerprints, groups=result.groups,
-                    skipped=result.skipped, version=fingerprint_version(config, featurizer),
-                    watermark=result.watermark, run=run))
-            except DedupError as e:
-                _record_failure(store, run, e)
-                raise
-            result.seconds = time.perf_counter() - started
-            return result
-        finally:
-            store.close()
+    with table_run(config, tcfg, "full") as (source, store, run):
+        featurizer = make_featurizer(config, tcfg)
+        if on_total is not None:
+            on_total(source.count())
+        result = fingerprint_rows(source, featurizer, progress)
+        result.groups = find_groups(result.keys, result.fingerprints, config)
+        for g in result.groups:
+            g.created_run = g.updated_run = run.id
+        store.replace_table(TableSnapshot(
+            table=tcfg.name, run_id=run.id, keys=result.keys, fingerprints=result.fingerprints,
+            groups=result.groups, skipped=result.skipped, version=fingerprint_version(config, featurizer),
+            watermark=result.watermark))
+        result.seconds = time.perf_counter() - started
+        store.finish_run(run.id, "ok", result.summary())
+    return result
 
 
-def _record_failure(store, run: RunRecord, error: Exception) -> None:
-    run.finished_at, run.status, run.summary = _utcnow(), "failed", {"error": str(error)}
-    try:
-        store.record_failed_run(run)
-    except DedupError:
-        log.debug("could not record the failed run", exc_info=True)
-
-
-def _utcnow() -> _dt.datetime:
+def utcnow() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)

@@ -16,13 +16,21 @@ from .store import Store
 FORMATS = ("table", "json", "csv", "html")
 
 
-def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None) -> dict:
-    """Groups as in DESIGN.md; each row carries the table's display columns when a source is given."""
+def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
+                 since_last_run: bool = False) -> dict:
+    """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
+
+    ``since_last_run`` keeps only the groups the last successful run created or changed.
+    """
     state = store.state(table.name)
     if state is None:
         return {"table": table.name, "max_distance": config.max_distance, "groups": [], "skipped": [],
                 "note": "no run has been recorded for this table yet: run `dedup full` first"}
     groups = store.groups(table.name)
+    last_run = None
+    if since_last_run:
+        last_run = next((r for r in store.runs(table.name, limit=50) if r.status == "ok"), None)
+        groups = [g for g in groups if last_run is not None and g.updated_run == last_run.id]
     keys = [k for g in groups for k in g.keys]
     values = source.fetch(keys, table.display) if source is not None else {}
     out_groups = []
@@ -35,16 +43,23 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
                 if col not in row:
                     row[col] = value_to_text(vals.get(col))
             rows.append(row)
-        out_groups.append({
+        entry = {
             "group": g.id, "size": g.size, "rows": rows,
             "pairs": [{"a": p.a, "b": p.b, "distance": p.distance} for p in g.pairs],
-        })
-    return {
+        }
+        if g.merged_from:
+            entry["merged_from"] = list(g.merged_from)
+        out_groups.append(entry)
+    out = {
         "table": table.name,
         "max_distance": int(state.version.get("max_distance", config.max_distance)),
         "groups": out_groups,
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
+    if since_last_run:
+        out["since_run"] = None if last_run is None else {
+            "id": last_run.id, "kind": last_run.kind, "finished_at": str(last_run.finished_at)}
+    return out
 
 
 def render(report: dict, fmt: str, display: tuple[str, ...] = ()) -> str:
@@ -99,7 +114,8 @@ def to_table(report: dict, display: tuple[str, ...] = (), text_width: int = 40) 
     for g in groups:
         lines.append("")
         worst = max((p["distance"] for p in g["pairs"]), default=0)
-        lines.append(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}")
+        merged = f" (merged with groups {', '.join(map(str, g['merged_from']))})" if g.get("merged_from") else ""
+        lines.append(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}")
         key_w = max(3, *(len(r["key"]) for r in g["rows"]))
         for r in g["rows"]:
             cells = [r["key"].rjust(key_w), f"d={r['distance']}"]

@@ -28,6 +28,17 @@ log = logging.getLogger(__name__)
 class SourceBatch:
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (key, column -> value)
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (key, why)
+    last: tuple | None = None  # the order columns of the batch's last row: where the next one starts
+
+
+def _after(order: list, position: tuple | None):
+    """Keyset condition: rows strictly after ``position`` in the (c1, c2, ...) order."""
+    if position is None:
+        return sa.true()
+    if len(order) == 1:
+        return order[0] > position[0]
+    (c1, c2), (v1, v2) = order, position
+    return sa.or_(c1 > v1, sa.and_(c1 == v1, c2 > v2))
 
 
 def make_engine(url: str, what: str) -> sa.Engine:
@@ -106,48 +117,62 @@ class Source:
     def _columns(self) -> list[sa.Column]:
         return [self.table.c[c] for c in self.config.columns]
 
-    def count(self) -> int:
+    def count(self, since: dict | None = None) -> int:
+        """Rows in the table, or (``since``) rows past that watermark position."""
+        query = sa.select(sa.func.count()).select_from(self.table)
+        if since is not None:
+            wm = self.table.c[self.config.watermark]
+            query = query.where(wm.is_not(None), _after([wm, self.key], (watermark_from_json(since), since["key"])))
         try:
             with self.engine.connect() as conn:
-                return int(conn.execute(sa.select(sa.func.count()).select_from(self.table)).scalar_one())
+                return int(conn.execute(query).scalar_one())
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"cannot count rows of {self.config.name!r}: {first_line(e)}") from None
 
-    def batches(self, after: object = None) -> Iterator[SourceBatch]:
-        """Every row in key order (past key ``after`` if given), batch by batch."""
+    def batches(self, since: dict | None = None, by_watermark: bool = False) -> Iterator[SourceBatch]:
+        """Every row, batch by batch: in key order, or (``by_watermark``) in (watermark, key) order
+        starting after the position ``since`` ({"value": ..., "key": ...} from watermark_position).
+
+        Rows whose watermark is NULL are never read by watermark.
+        """
+        order = [self.key]
+        base = sa.true()
+        if by_watermark:
+            wm = self.table.c[self.config.watermark]
+            order = [wm, self.key]
+            base = wm.is_not(None)
+        after = None
+        if since is not None:
+            after = (watermark_from_json(since), since["key"]) if by_watermark else (since["key"],)
         cols = self._columns()
-        last = after
         try:
             with self.engine.connect() as conn:
                 while True:
-                    query = sa.select(*cols).order_by(self.key).limit(self.batch_size)
-                    if last is not None:
-                        query = query.where(self.key > last)
+                    query = sa.select(*cols).where(base, _after(order, after)).order_by(*order).limit(self.batch_size)
                     try:
                         result = conn.execute(query).mappings().all()
                         batch = SourceBatch(rows=[(key_to_text(r[self.key.name]), dict(r)) for r in result])
-                        raw_last = result[-1][self.key.name] if result else None
+                        last = tuple(result[-1][c.name] for c in order) if result else None
                     except (sa_exc.DBAPIError, UnicodeDecodeError, ValueError) as e:
                         if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                             raise
                         conn.rollback()
-                        batch, raw_last = self._row_by_row(conn, cols, last, e)
-                    if raw_last is None:
+                        batch, last = self._row_by_row(conn, cols, order, sa.and_(base, _after(order, after)), e)
+                    if last is None:
                         return
+                    batch.last = last
                     yield batch
-                    last = raw_last
+                    after = last
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
 
-    def _row_by_row(self, conn, cols, last, cause) -> tuple[SourceBatch, object]:
-        """Re-read one batch: keys first (they decode), then each row alone."""
-        log.debug("batch after key %r failed (%s); reading it row by row", last, first_line(cause))
-        query = sa.select(self.key).order_by(self.key).limit(self.batch_size)
-        if last is not None:
-            query = query.where(self.key > last)
-        keys = conn.execute(query).scalars().all()
+    def _row_by_row(self, conn, cols, order, where, cause) -> tuple[SourceBatch, tuple | None]:
+        """Re-read one batch: its order columns first (they decode), then each row alone."""
+        log.debug("a batch failed (%s); reading it row by row", first_line(cause))
+        positions = conn.execute(sa.select(*order).where(where).order_by(*order).limit(self.batch_size)).all()
         batch = SourceBatch()
-        for k in keys:
+        for pos in positions:
+            k = pos[-1]
             try:
                 row = conn.execute(sa.select(*cols).where(self.key == k)).mappings().one()
                 batch.rows.append((key_to_text(k), dict(row)))
@@ -156,7 +181,7 @@ class Source:
                     raise
                 conn.rollback()
                 batch.unreadable.append((key_to_text(k), first_line(e)))
-        return batch, (keys[-1] if keys else None)
+        return batch, (tuple(positions[-1]) if positions else None)
 
     def fetch(self, keys: list[str], columns: tuple[str, ...]) -> dict[str, dict]:
         """Values of ``columns`` for the rows with these keys (missing rows are left out)."""
@@ -183,6 +208,13 @@ class Source:
         if py is int:
             return int(key)
         return key
+
+
+def watermark_position(value: object, key: object) -> dict:
+    """Where an incremental read resumes: the last row's watermark value and raw key, as JSON."""
+    out = watermark_to_json(value) or {"type": "none", "value": None}
+    out["key"] = key if isinstance(key, (int, str)) and not isinstance(key, bool) else str(key)
+    return out
 
 
 def watermark_to_json(value: object) -> dict | None:

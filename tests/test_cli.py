@@ -112,9 +112,9 @@ def test_report_before_any_run_says_so(runner, project):
 
 def test_migrate(runner, project):
     out = runner.invoke(main, ["-c", str(project), "migrate"])
-    assert out.exit_code == 0 and "migrated from empty to revision 0001" in out.output
+    assert out.exit_code == 0 and "migrated from empty to revision 0002" in out.output
     out = runner.invoke(main, ["-c", str(project), "migrate"])
-    assert "up to date (revision 0001)" in out.output
+    assert "up to date (revision 0002)" in out.output
 
 
 def test_config_from_environment(runner, project, monkeypatch):
@@ -159,3 +159,29 @@ def test_verbose_log_lines_mask_passwords(runner, tmp_path):
                    "tables: {t: {key: id, fields: {a: text}}}\n", encoding="utf-8")
     result = runner.invoke(main, ["-v", "-c", str(cfg), "full"])
     assert result.exit_code == 1 and "Traceback" in result.output and "pw7" not in result.output
+
+
+def test_incremental_cron_output_json_and_since_last_run(runner, project, tmp_path):
+    assert runner.invoke(main, ["-c", str(project), "full"]).exit_code == 0
+    from test_incremental import append
+    append(f"sqlite:///{tmp_path / 'src.db'}", [petition(10, OTHER, "李四"), petition(11, "全新的一条内容，反映路灯不亮。")])
+    out = runner.invoke(main, ["-c", str(project), "incremental"])
+    assert out.exit_code == 0, out.output
+    assert re.fullmatch(r"petitions: 2 new rows, 1 new groups, 1 rows joined groups, \d+\.\d s\n", out.output)
+    since = json.loads(runner.invoke(main, ["-c", str(project), "report", "-f", "json", "--since-last-run"]).output)
+    assert [[r["key"] for r in g["rows"]] for g in since["groups"]] == [["2", "10"]]
+    every = json.loads(runner.invoke(main, ["-c", str(project), "report", "-f", "json"]).output)
+    assert len(every["groups"]) == 2
+    out = runner.invoke(main, ["-c", str(project), "incremental", "--json"])
+    data = json.loads(out.output)
+    assert data["rows"] == 0 and data["new_groups"] == 0 and data["table"] == "petitions"
+
+
+def test_incremental_on_a_locked_table_is_exit_3(runner, project, tmp_path):
+    from dedup.store import open_store
+    store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    store.acquire_lock("petitions", "cronhost:42:abc", 600)
+    store.close()
+    out = runner.invoke(main, ["-c", str(project), "incremental"])
+    assert out.exit_code == 3
+    assert out.output.startswith("Error: table 'petitions' is locked by another run (cronhost:42:abc) until ")

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from ..errors import ConfigError
 from ..masking import mask_secrets
 from .base import Store
-from .model import RunRecord, Skipped, TableSnapshot, TableState
+from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
-__all__ = ["open_store", "Store", "RunRecord", "Skipped", "TableSnapshot", "TableState"]
+__all__ = ["open_store", "Store", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState"]
 
 
-def open_store(url: str, migrate: bool = True) -> Store:
+def open_store(url: str, migrate: bool = True, bucket_size: int = 50_000) -> Store:
     """The store for a URL: ``mongodb://`` / ``mongodb+srv://`` or any SQLAlchemy URL."""
-    if url.startswith(("mongodb://", "mongodb+srv://")):
-        raise ConfigError(f"store.url: {mask_secrets(url)}: the MongoDB store is not available yet; "
-                          "use a SQLAlchemy URL such as sqlite:///dedup-store.db")
+    if _is_mongo(url):
+        from .mongo import MongoStore
+
+        return MongoStore(url, migrate=migrate, bucket_size=bucket_size)
     from .sql import SqlStore
 
     return SqlStore(url, migrate=migrate)
@@ -22,8 +22,8 @@ def open_store(url: str, migrate: bool = True) -> Store:
 
 def migrate_store(url: str) -> str:
     """Apply the store's migrations; returns a one-line account of what was done."""
-    if url.startswith(("mongodb://", "mongodb+srv://")):
-        open_store(url)  # raises with the reason
+    if _is_mongo(url):
+        return _migrate_mongo(url)
     from ..errors import StoreError
     from ..source import first_line
     from .sql import SqlStore
@@ -39,3 +39,20 @@ def migrate_store(url: str) -> str:
     if before == after:
         return f"store {mask_secrets(url)} is up to date (revision {after})"
     return f"store {mask_secrets(url)} migrated from {before or 'empty'} to revision {after}"
+
+
+def _is_mongo(url: str) -> bool:
+    return url.startswith(("mongodb://", "mongodb+srv://"))
+
+
+def _migrate_mongo(url: str) -> str:
+    from .mongo import MongoStore
+
+    store = MongoStore(url, migrate=False)
+    try:
+        before, after = store.migrate()
+    finally:
+        store.close()
+    if before == after:
+        return f"store {mask_secrets(url)} is up to date (version {after})"
+    return f"store {mask_secrets(url)} migrated from {before or 'empty'} to version {after}"

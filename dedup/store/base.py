@@ -1,7 +1,9 @@
-"""The store interface: the few operations the pipeline needs, whatever holds the fingerprints.
+"""The store interface: the operations the pipeline needs, whatever holds the fingerprints.
 
 Stores are chosen by URL (``open_store``); the algorithm never imports a database driver.
-An operation a store does not support raises; nothing passes silently.
+An operation a store does not support raises; nothing passes silently. Keys are row keys as
+strings; fingerprints are unsigned 64-bit Python ints (stores holding signed 64-bit integers
+convert with dedup.fingerprint.to_signed/to_unsigned).
 """
 
 from __future__ import annotations
@@ -9,33 +11,55 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..groups import Group
-from .model import RunRecord, Skipped, TableSnapshot, TableState
+from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
 
 class Store(Protocol):
-    def replace_table(self, snapshot: TableSnapshot) -> None:
-        """Atomically replace everything stored for ``snapshot.table`` (a full run's result)."""
+    # -- runs and locks ------------------------------------------------------------------------
+    def start_run(self, run: RunRecord) -> int:
+        """Record a run as running; returns its id (increasing across the store)."""
 
-    def record_failed_run(self, run: RunRecord) -> None:
-        """Keep a failed run in the history; its results are not written."""
+    def finish_run(self, run_id: int, status: str, summary: dict) -> None:
+        """Mark a run ok or failed, with its summary."""
 
-    def fingerprints(self, table: str) -> dict[str, int]:
-        """Row key -> unsigned fingerprint."""
+    def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
+        """Most recent runs first."""
+
+    def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
+        """Take the table's lock, or raise LockedError(owner=holder) if another owner holds an unexpired
+        one. ``steal_from``: take it also when exactly that owner holds it (a run known to be dead)."""
+
+    def release_lock(self, table: str, owner: str) -> None:
+        """Give the lock back (only if ``owner`` holds it)."""
+
+    # -- reads ---------------------------------------------------------------------------------
+    def state(self, table: str) -> TableState | None:
+        """Version stamp and watermark of the table's last run, None if no run finished."""
+
+    def fingerprints(self, table: str, keys: list[str] | None = None) -> dict[str, int]:
+        """Row key -> fingerprint, for all rows or only these keys (missing ones left out)."""
 
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
         """Block name -> [(fingerprint, row key)] for the named blocks that exist."""
 
-    def groups(self, table: str) -> list[Group]:
-        """The table's groups with members (lowest key first), distances and pairs."""
+    def groups(self, table: str, ids: list[int] | None = None) -> list[Group]:
+        """Groups (all, or these ids) by id, members lowest key first, with distances and pairs."""
+
+    def group_ids_of(self, table: str, keys: list[str]) -> dict[str, int]:
+        """Row key -> id of the group it belongs to, for the keys that are in a group."""
+
+    def max_group_id(self, table: str) -> int:
+        """The largest group id ever stored for the table (0 if none)."""
 
     def skipped(self, table: str) -> list[Skipped]:
         ...
 
-    def state(self, table: str) -> TableState | None:
-        """Version stamp and watermark of the table's last run, None if never run."""
+    # -- writes --------------------------------------------------------------------------------
+    def replace_table(self, snapshot: TableSnapshot) -> None:
+        """Replace everything stored for ``snapshot.table`` with a full run's result."""
 
-    def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
-        """Most recent runs first."""
+    def apply_changes(self, changes: TableChanges) -> None:
+        """Apply an incremental run's changes (see TableChanges for the order)."""
 
     def close(self) -> None:
         ...

@@ -1,40 +1,45 @@
 """The embedded store: the logical model of the MongoDB store in SQL tables, through SQLAlchemy.
 
 SQLite by default (no server needed); PostgreSQL and MySQL/MariaDB work the same way. A full
-run's result replaces the table's rows inside one transaction, so a failure leaves the previous
-result in place.
+run's result, and an incremental run's changes, are each written in one transaction, so a
+failure or a kill leaves the previous state in place.
 """
 
 from __future__ import annotations
 
-import json
 import datetime as _dt
+import json
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..blocks import BlockLayout
-from ..errors import StoreError
+from ..errors import LockedError, StoreError
 from ..fingerprint import to_signed, to_unsigned
 from ..groups import Group, Pair
 from ..masking import mask_secrets
 from ..normalize import key_sort
 from ..source import first_line, make_engine
 from . import sql_schema as S
-from .model import RunRecord, Skipped, TableSnapshot, TableState
+from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 from .sql_migrate import ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
 
 
 class SqlStore:
-    def __init__(self, url: str, migrate: bool = True):
+    def __init__(self, url: str, migrate: bool = True, **_ignored):
         self.url = url
         self.engine = make_engine(url, "store")
+        self.statements = 0  # round trips to the database, for benchmarks
+        sa.event.listen(self.engine, "before_cursor_execute", self._count)
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         if migrate:
             self._guard(ensure_schema, self.engine)
+
+    def _count(self, *_args) -> None:
+        self.statements += 1
 
     def _guard(self, fn, *args):
         try:
@@ -45,100 +50,131 @@ class SqlStore:
     def close(self) -> None:
         self.engine.dispose()
 
-    # -- writing ----------------------------------------------------------------------------
-    def replace_table(self, snap: TableSnapshot) -> None:
-        self._guard(self._replace_table, snap)
-
-    def _replace_table(self, snap: TableSnapshot) -> None:
-        t = snap.table
-        layout = BlockLayout.for_distance(int(snap.version["max_distance"]))
-        with self.engine.begin() as conn:
-            for tbl in S.PER_TABLE:
-                conn.execute(tbl.delete().where(tbl.c.table_name == t))
-            run_id = self._insert_run(conn, snap.run)
-            fps = [int(v) for v in snap.fingerprints]
-            _insert(conn, S.fingerprints, (
-                {"table_name": t, "row_key": k, "fingerprint": to_signed(fp)} for k, fp in zip(snap.keys, fps)))
-            _insert(conn, S.blocks, (
-                {"table_name": t, "block_name": name, "textname": k, "hashcode": to_signed(fp)}
-                for k, fp in zip(snap.keys, fps) for name in layout.names(fp)))
-            _insert(conn, S.groups, (
-                {"table_name": t, "group_id": g.id, "size": g.size, "created_run": run_id, "updated_run": run_id}
-                for g in snap.groups))
-            _insert(conn, S.members, (
-                {"table_name": t, "row_key": k, "group_id": g.id, "distance": d}
-                for g in snap.groups for k, d in zip(g.keys, g.distances)))
-            _insert(conn, S.pairs, (
-                {"table_name": t, "key_a": p.a, "key_b": p.b, "distance": p.distance}
-                for g in snap.groups for p in g.pairs))
-            _insert(conn, S.skipped, (
-                {"table_name": t, "row_key": s.key, "reason": s.reason, "detail": s.detail[:2000]}
-                for s in snap.skipped))
-            conn.execute(S.tables.delete().where(S.tables.c.table_name == t))
-            conn.execute(S.tables.insert().values(
-                table_name=t, version=json.dumps(snap.version, sort_keys=True),
-                watermark=json.dumps(snap.watermark) if snap.watermark is not None else None,
-                updated_at=_now()))
-
-    def _insert_run(self, conn, run: RunRecord) -> int:
-        result = conn.execute(S.runs.insert().values(
-            table_name=run.table, kind=run.kind, started_at=run.started_at,
-            finished_at=run.finished_at or _now(), status=run.status, summary=json.dumps(run.summary)))
-        return int(result.inserted_primary_key[0])
-
-    def record_failed_run(self, run: RunRecord) -> None:
-        """Keep a failed run in the history (its results were not written)."""
+    # -- runs and locks ------------------------------------------------------------------------
+    def start_run(self, run: RunRecord) -> int:
         def write():
             with self.engine.begin() as conn:
-                self._insert_run(conn, run)
+                result = conn.execute(S.runs.insert().values(
+                    table_name=run.table, kind=run.kind, started_at=run.started_at, status=run.status,
+                    summary=json.dumps(run.summary)))
+                return int(result.inserted_primary_key[0])
+        run.id = self._guard(write)
+        return run.id
+
+    def finish_run(self, run_id: int, status: str, summary: dict) -> None:
+        def write():
+            with self.engine.begin() as conn:
+                conn.execute(S.runs.update().where(S.runs.c.id == run_id).values(
+                    finished_at=_now(), status=status, summary=json.dumps(summary)))
         self._guard(write)
 
-    # -- reading ----------------------------------------------------------------------------
-    def fingerprints(self, table: str) -> dict[str, int]:
+    def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
         def read():
+            r = S.runs.c
             with self.engine.connect() as conn:
-                q = sa.select(S.fingerprints.c.row_key, S.fingerprints.c.fingerprint).where(
-                    S.fingerprints.c.table_name == table)
-                return {k: to_unsigned(v) for k, v in conn.execute(q)}
+                rows = conn.execute(sa.select(r.id, r.kind, r.started_at, r.finished_at, r.status, r.summary).where(
+                    r.table_name == table).order_by(r.id.desc()).limit(limit)).all()
+            return [RunRecord(table, k, s, f, st, json.loads(sm or "{}"), i) for i, k, s, f, st, sm in rows]
         return self._guard(read)
+
+    def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
+        t = S.tables.c
+
+        def take():
+            try:
+                with self.engine.begin() as conn:
+                    if conn.execute(sa.select(t.table_name).where(t.table_name == table)).first() is None:
+                        conn.execute(S.tables.insert().values(table_name=table, max_group_id=0))
+            except sa_exc.IntegrityError:
+                pass  # another process inserted the row first
+            now = _now()
+            with self.engine.begin() as conn:
+                taken = conn.execute(S.tables.update().where(
+                    t.table_name == table,
+                    sa.or_(t.lock_owner.is_(None), t.lock_expires < now, t.lock_owner == owner,
+                           t.lock_owner == (steal_from or owner)),
+                ).values(lock_owner=owner, lock_expires=now + _dt.timedelta(seconds=ttl_seconds))).rowcount
+                if taken:
+                    return None
+                return conn.execute(sa.select(t.lock_owner, t.lock_expires).where(t.table_name == table)).first()
+        holder = self._guard(take)
+        if holder is not None:
+            raise LockedError(f"table {table!r} is locked by another run ({holder[0]}) until "
+                              f"{holder[1]:%Y-%m-%d %H:%M:%S} UTC; try again later", owner=holder[0])
+
+    def release_lock(self, table: str, owner: str) -> None:
+        def write():
+            t = S.tables.c
+            with self.engine.begin() as conn:
+                conn.execute(S.tables.update().where(t.table_name == table, t.lock_owner == owner).values(
+                    lock_owner=None, lock_expires=None))
+        self._guard(write)
+
+    # -- reads ---------------------------------------------------------------------------------
+    def state(self, table: str) -> TableState | None:
+        def read():
+            t = S.tables.c
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(t.version, t.watermark, t.updated_at).where(t.table_name == table)).first()
+            if row is None or row.version is None:
+                return None
+            return TableState(table, json.loads(row.version), json.loads(row.watermark) if row.watermark else None,
+                              row.updated_at)
+        return self._guard(read)
+
+    def fingerprints(self, table: str, keys: list[str] | None = None) -> dict[str, int]:
+        f = S.fingerprints.c
+        query = sa.select(f.row_key, f.fingerprint).where(f.table_name == table)
+        rows = self._guard(self._select_in, query, f.row_key, keys)
+        return {k: to_unsigned(v) for k, v in rows}
 
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
+        b = S.blocks.c
+        query = sa.select(b.block_name, b.hashcode, b.textname).where(b.table_name == table)
+        out: dict[str, list[tuple[int, str]]] = {}
+        for name, h, key in self._guard(self._select_in, query, b.block_name, block_names):
+            out.setdefault(name, []).append((to_unsigned(h), key))
+        return out
+
+    def group_ids_of(self, table: str, keys: list[str]) -> dict[str, int]:
+        m = S.members.c
+        query = sa.select(m.row_key, m.group_id).where(m.table_name == table)
+        return dict(self._guard(self._select_in, query, m.row_key, keys))
+
+    def max_group_id(self, table: str) -> int:
         def read():
-            out: dict[str, list[tuple[int, str]]] = {}
-            b = S.blocks.c
             with self.engine.connect() as conn:
-                for start in range(0, len(block_names), _CHUNK):
-                    chunk = block_names[start:start + _CHUNK]
-                    q = sa.select(b.block_name, b.hashcode, b.textname).where(
-                        b.table_name == table, b.block_name.in_(chunk))
-                    for name, h, key in conn.execute(q):
-                        out.setdefault(name, []).append((to_unsigned(h), key))
-            return out
+                stored = conn.execute(sa.select(S.tables.c.max_group_id).where(
+                    S.tables.c.table_name == table)).scalar()
+                live = conn.execute(sa.select(sa.func.max(S.groups.c.group_id)).where(
+                    S.groups.c.table_name == table)).scalar()
+            return max(stored or 0, live or 0)
         return self._guard(read)
 
-    def groups(self, table: str) -> list[Group]:
+    def groups(self, table: str, ids: list[int] | None = None) -> list[Group]:
         def read():
-            with self.engine.connect() as conn:
-                m = S.members.c
-                rows = conn.execute(sa.select(m.group_id, m.row_key, m.distance).where(m.table_name == table)).all()
-                p = S.pairs.c
-                prs = conn.execute(sa.select(p.key_a, p.key_b, p.distance).where(p.table_name == table)).all()
-            by_id: dict[int, Group] = {}
+            g, m, p = S.groups.c, S.members.c, S.pairs.c
+            heads = self._select_in(sa.select(g.group_id, g.created_run, g.updated_run, g.merged_from).where(
+                g.table_name == table), g.group_id, ids)
+            rows = self._select_in(sa.select(m.group_id, m.row_key, m.distance).where(m.table_name == table),
+                                   m.group_id, ids)
+            by_id = {gid: Group(gid, [], [], [], cr, ur, json.loads(mf or "[]")) for gid, cr, ur, mf in heads}
             group_of: dict[str, int] = {}
             for gid, key, dist in rows:
-                g = by_id.setdefault(gid, Group(gid, [], []))
-                g.keys.append(key)
-                g.distances.append(dist)
-                group_of[key] = gid
-            for g in by_id.values():
-                order = sorted(range(g.size), key=lambda i: key_sort(g.keys[i]))
-                g.keys = [g.keys[i] for i in order]
-                g.distances = [g.distances[i] for i in order]
+                if gid in by_id:
+                    by_id[gid].keys.append(key)
+                    by_id[gid].distances.append(dist)
+                    group_of[key] = gid
+            prs = self._select_in(sa.select(p.key_a, p.key_b, p.distance).where(p.table_name == table),
+                                  p.key_a, None if ids is None else list(group_of))
             for a, b, d in prs:
                 if a in group_of:
                     by_id[group_of[a]].pairs.append(Pair(a, b, d))
-            for g in by_id.values():
-                g.pairs.sort(key=lambda pr: (key_sort(pr.a), key_sort(pr.b)))
+            for grp in by_id.values():
+                order = sorted(range(grp.size), key=lambda i: key_sort(grp.keys[i]))
+                grp.keys = [grp.keys[i] for i in order]
+                grp.distances = [grp.distances[i] for i in order]
+                grp.pairs.sort(key=lambda pr: (key_sort(pr.a), key_sort(pr.b)))
             return [by_id[i] for i in sorted(by_id)]
         return self._guard(read)
 
@@ -150,25 +186,104 @@ class SqlStore:
             return sorted((Skipped(k, r, d or "") for k, r, d in rows), key=lambda x: key_sort(x.key))
         return self._guard(read)
 
-    def state(self, table: str) -> TableState | None:
-        def read():
-            t = S.tables.c
-            with self.engine.connect() as conn:
-                row = conn.execute(sa.select(t.version, t.watermark, t.updated_at).where(t.table_name == table)).first()
-            if row is None:
-                return None
-            return TableState(table, json.loads(row.version), json.loads(row.watermark) if row.watermark else None,
-                              row.updated_at)
-        return self._guard(read)
+    def _select_in(self, query, column, values: list | None) -> list:
+        """Run ``query``, restricted to ``column IN values`` chunk by chunk (all rows when values is None)."""
+        with self.engine.connect() as conn:
+            if values is None:
+                return conn.execute(query).all()
+            out: list = []
+            values = list(dict.fromkeys(values))
+            for start in range(0, len(values), _CHUNK):
+                out.extend(conn.execute(query.where(column.in_(values[start:start + _CHUNK]))).all())
+            return out
 
-    def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
-        def read():
-            r = S.runs.c
-            with self.engine.connect() as conn:
-                rows = conn.execute(sa.select(r.kind, r.started_at, r.finished_at, r.status, r.summary).where(
-                    r.table_name == table).order_by(r.id.desc()).limit(limit)).all()
-            return [RunRecord(table, k, s, f, st, json.loads(sm or "{}")) for k, s, f, st, sm in rows]
-        return self._guard(read)
+    # -- writes --------------------------------------------------------------------------------
+    def replace_table(self, snap: TableSnapshot) -> None:
+        def write():
+            with self.engine.begin() as conn:
+                for tbl in S.PER_TABLE:
+                    conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
+                layout = BlockLayout.for_distance(int(snap.version["max_distance"]))
+                _add_rows(conn, snap.table, layout, snap.keys, [int(v) for v in snap.fingerprints])
+                _add_skipped(conn, snap.table, snap.skipped)
+                _add_groups(conn, snap.table, snap.groups)
+                _set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)
+        self._guard(write)
+
+    def apply_changes(self, ch: TableChanges) -> None:
+        def write():
+            t = ch.table
+            layout = BlockLayout.for_distance(int(ch.version["max_distance"]))
+            fps = [int(v) for v in ch.add_fingerprints]
+            gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
+            names = list(dict.fromkeys([*ch.remove_block_names, *(n for fp in fps for n in layout.names(fp))]))
+            with self.engine.begin() as conn:
+                for start in range(0, len(gone), _CHUNK):
+                    chunk = gone[start:start + _CHUNK]
+                    conn.execute(S.fingerprints.delete().where(
+                        S.fingerprints.c.table_name == t, S.fingerprints.c.row_key.in_(chunk)))
+                    conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
+                    for n_start in range(0, len(names), _CHUNK):
+                        conn.execute(S.blocks.delete().where(
+                            S.blocks.c.table_name == t, S.blocks.c.block_name.in_(names[n_start:n_start + _CHUNK]),
+                            S.blocks.c.textname.in_(chunk)))
+                _add_rows(conn, t, layout, ch.add_keys, fps)
+                _add_skipped(conn, t, ch.skipped)
+                _drop_groups(conn, t, [*ch.delete_groups, *(g.id for g in ch.upsert_groups)])
+                _add_groups(conn, t, ch.upsert_groups)
+                _set_state(conn, t, ch.version, ch.watermark, ch.upsert_groups)
+        self._guard(write)
+
+
+def _add_rows(conn, table: str, layout: BlockLayout, keys: list[str], fps: list[int]) -> None:
+    _insert(conn, S.fingerprints, (
+        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp)} for k, fp in zip(keys, fps)))
+    _insert(conn, S.blocks, (
+        {"table_name": table, "block_name": name, "textname": k, "hashcode": to_signed(fp)}
+        for k, fp in zip(keys, fps) for name in layout.names(fp)))
+
+
+def _add_skipped(conn, table: str, skipped: list[Skipped]) -> None:
+    _insert(conn, S.skipped, (
+        {"table_name": table, "row_key": s.key, "reason": s.reason, "detail": s.detail[:2000]} for s in skipped))
+
+
+def _add_groups(conn, table: str, groups: list[Group]) -> None:
+    _insert(conn, S.groups, (
+        {"table_name": table, "group_id": g.id, "size": g.size, "created_run": g.created_run,
+         "updated_run": g.updated_run, "merged_from": json.dumps(g.merged_from) if g.merged_from else None}
+        for g in groups))
+    _insert(conn, S.members, (
+        {"table_name": table, "row_key": k, "group_id": g.id, "distance": d}
+        for g in groups for k, d in zip(g.keys, g.distances)))
+    _insert(conn, S.pairs, (
+        {"table_name": table, "key_a": p.a, "key_b": p.b, "distance": p.distance} for g in groups for p in g.pairs))
+
+
+def _drop_groups(conn, table: str, ids: list[int]) -> None:
+    """Delete groups with their members and pairs."""
+    ids = list(dict.fromkeys(ids))
+    m = S.members.c
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start:start + _CHUNK]
+        keys = conn.execute(sa.select(m.row_key).where(m.table_name == table, m.group_id.in_(chunk))).scalars().all()
+        for k_start in range(0, len(keys), _CHUNK):
+            kc = keys[k_start:k_start + _CHUNK]
+            conn.execute(S.pairs.delete().where(S.pairs.c.table_name == table, S.pairs.c.key_a.in_(kc)))
+        conn.execute(S.members.delete().where(m.table_name == table, m.group_id.in_(chunk)))
+        conn.execute(S.groups.delete().where(S.groups.c.table_name == table, S.groups.c.group_id.in_(chunk)))
+
+
+def _set_state(conn, table: str, version: dict, watermark: dict | None, groups: list[Group]) -> None:
+    """Version stamp, watermark and largest group id; the lock columns are left as they are."""
+    t = S.tables.c
+    top = max((g.id for g in groups), default=0)
+    values = {"version": json.dumps(version, sort_keys=True),
+              "watermark": json.dumps(watermark) if watermark is not None else None, "updated_at": _now()}
+    updated = conn.execute(S.tables.update().where(t.table_name == table).values(
+        max_group_id=sa.case((t.max_group_id < top, top), else_=t.max_group_id), **values)).rowcount
+    if not updated:
+        conn.execute(S.tables.insert().values(table_name=table, max_group_id=top, **values))
 
 
 def _insert(conn, table: sa.Table, rows) -> None:

@@ -40,6 +40,7 @@ groups = sa.Table(
     sa.Column("size", sa.Integer, nullable=False),
     sa.Column("created_run", sa.Integer, nullable=True),
     sa.Column("updated_run", sa.Integer, nullable=True),
+    sa.Column("merged_from", sa.Text, nullable=True),  # JSON list of group ids
 )
 
 members = sa.Table(
@@ -74,11 +75,12 @@ runs = sa.Table(
 tables = sa.Table(
     "dedup_tables", metadata,
     sa.Column("table_name", NAME, primary_key=True),
-    sa.Column("version", sa.Text, nullable=False),
+    sa.Column("version", sa.Text, nullable=True),  # NULL until a run finishes (a lock can come first)
     sa.Column("watermark", sa.Text, nullable=True),
     sa.Column("updated_at", sa.DateTime, nullable=True),
     sa.Column("lock_owner", sa.String(128), nullable=True),
     sa.Column("lock_expires", sa.DateTime, nullable=True),
+    sa.Column("max_group_id", sa.Integer, nullable=False, server_default="0"),
 )
 
 PER_TABLE = (blocks, fingerprints, pairs, groups, members, skipped)

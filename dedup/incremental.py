@@ -1,0 +1,194 @@
+"""The incremental (cron) run: only rows past the stored watermark are read and compared.
+
+New rows are fingerprinted, compared with each other (the same block search as the full run) and
+with the stored fingerprints that share one of their blocks (fetched in batches of block names,
+not one query per row). Groups are the connected components of all pairs within k, as in the full
+run, kept up to date: a new row can start a group, join one, or merge several (the oldest id
+survives); a row whose content changed leaves its group first (which may split it) and comes back
+with its new fingerprint. The store applies all changes at once and the watermark moves last, so
+a killed run, re-run, gives the same result as one clean run.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+import numpy as np
+
+from .candidates import near_pairs
+from .config import Config
+from .errors import ConfigError
+from .groups import Group, Pair, UnionFind, row_pairs
+from .normalize import key_sort
+from .pipeline import FullResult, Progress, fingerprint_rows, fingerprint_version, make_featurizer, table_run
+from .store import Store, TableChanges
+
+
+@dataclass
+class IncrementalResult:
+    table: str
+    rows_read: int = 0
+    fingerprinted: int = 0
+    changed: int = 0  # rows that were already stored and were re-fingerprinted
+    new_groups: list[int] = field(default_factory=list)
+    grown_groups: list[int] = field(default_factory=list)
+    merges: dict[int, list[int]] = field(default_factory=dict)  # surviving id -> ids merged into it
+    dissolved: list[int] = field(default_factory=list)  # groups left with fewer than two rows
+    rows_joining: int = 0  # rows of this run that are in a group now
+    skipped: int = 0
+    unreadable: int = 0
+    run_id: int | None = None
+    seconds: float = 0.0
+
+    def summary(self) -> dict:
+        return {
+            "table": self.table, "run": self.run_id, "rows": self.rows_read, "fingerprinted": self.fingerprinted,
+            "changed": self.changed, "new_groups": len(self.new_groups), "grown_groups": len(self.grown_groups),
+            "merged_groups": sum(len(v) for v in self.merges.values()), "dissolved_groups": len(self.dissolved),
+            "rows_joining_groups": self.rows_joining, "skipped": self.skipped, "unreadable": self.unreadable,
+            "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_incremental(config: Config, table: str | None = None, progress: Progress | None = None,
+                    on_total: Callable[[int], None] | None = None) -> IncrementalResult:
+    """Fingerprint the rows past the table's watermark and fold them into the stored groups."""
+    tcfg = config.table(table)
+    if not tcfg.watermark:
+        raise ConfigError(f"tables.{tcfg.name}.watermark: required for incremental runs "
+                          "(the column that says a row is new or changed)")
+    started = time.perf_counter()
+    with table_run(config, tcfg, "incremental") as (source, store, run):
+        featurizer = make_featurizer(config, tcfg)
+        version = fingerprint_version(config, featurizer)
+        state = store.state(tcfg.name)
+        if state is not None and state.version != version:
+            raise ConfigError(
+                f"the fingerprints stored for {tcfg.name!r} were made with other settings "
+                f"({_differences(state.version, version)}); run `dedup full --table {tcfg.name}` to rebuild them")
+        since = state.watermark if state is not None else None
+        if on_total is not None:
+            on_total(source.count(since))
+        batch = fingerprint_rows(source, featurizer, progress, since=since, by_watermark=True)
+        result = IncrementalResult(tcfg.name, run_id=run.id)
+        changes = plan_changes(store, config, batch, run.id, version, result)
+        store.apply_changes(changes)
+        result.seconds = time.perf_counter() - started
+        store.finish_run(run.id, "ok", result.summary())
+    return result
+
+
+def _differences(old: dict, new: dict) -> str:
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return ", ".join(f"{k} changed" for k in keys) or "unknown change"
+
+
+def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, version: dict,
+                 result: IncrementalResult) -> TableChanges:
+    """Work out, from the store and the new rows, everything the store must change."""
+    table, layout, k = batch.table, config.layout, config.max_distance
+    near = partial(near_pairs, layout=layout)
+    new_keys, new_fps = batch.keys, np.asarray(batch.fingerprints, dtype=np.uint64)
+    batch_keys = list(dict.fromkeys([*new_keys, *(s.key for s in batch.skipped)]))
+    in_batch = set(batch_keys)
+
+    stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
+    touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
+
+    new_old = _pairs_with_stored(store, table, layout, k, new_keys, new_fps, in_batch)
+    matched = sorted({old for _, old, _ in new_old}, key=key_sort)
+    involved = touched | set(store.group_ids_of(table, matched).values())
+    old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
+    old_group_of = {m: g.id for g in old_groups.values() for m in g.keys if m not in in_batch}
+    fp = store.fingerprints(table, sorted(set(old_group_of) | set(matched), key=key_sort))
+    fp.update(zip(new_keys, (int(v) for v in new_fps)))
+
+    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + row_pairs(new_keys, new_fps, near)
+    for g in old_groups.values():
+        if g.id in touched:  # a member left or changed: its remaining members' pairs are recomputed
+            rest = [m for m in g.keys if m not in in_batch]
+            pairs += row_pairs(rest, np.array([fp[m] for m in rest], dtype=np.uint64), near)
+        else:
+            pairs += g.pairs
+    groups = _assign_ids(pairs, fp, old_groups, old_group_of, store.max_group_id(table) + 1, run_id, result)
+
+    result.rows_read = batch.rows_read
+    result.fingerprinted = len(new_keys)
+    result.changed = len(stored_before)
+    reasons = [s.reason for s in batch.skipped]
+    result.skipped, result.unreadable = len(reasons), reasons.count("unreadable")
+    grouped = {m for g in groups for m in g.keys}
+    result.rows_joining = sum(1 for key in new_keys if key in grouped)
+    result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})
+
+    return TableChanges(
+        table=table, run_id=run_id, remove_keys=batch_keys,
+        remove_block_names=sorted({n for v in stored_before.values() for n in layout.names(v)}),
+        add_keys=list(new_keys), add_fingerprints=new_fps, skipped=list(batch.skipped),
+        delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
+        version=version, watermark=batch.watermark)
+
+
+def _ordered(a: str, b: str, d: int) -> Pair:
+    return Pair(a, b, d) if key_sort(a) < key_sort(b) else Pair(b, a, d)
+
+
+def _pairs_with_stored(store: Store, table: str, layout, k: int, keys: list[str], fps: np.ndarray,
+                       in_batch: set[str]) -> list[tuple[str, str, int]]:
+    """(new key, stored key, distance) within k, from the stored entries of the new rows' blocks."""
+    names_of = [layout.names(int(v)) for v in fps]
+    entries = store.block_entries(table, sorted({n for ns in names_of for n in ns}))
+    rows, other_fp, other_key = [], [], []
+    for i, names in enumerate(names_of):
+        for name in names:
+            for ofp, okey in entries.get(name, ()):
+                if okey not in in_batch:
+                    rows.append(i)
+                    other_fp.append(ofp)
+                    other_key.append(okey)
+    if not rows:
+        return []
+    rows_a = np.asarray(rows, dtype=np.int64)
+    dist = np.bitwise_count(fps[rows_a] ^ np.asarray(other_fp, dtype=np.uint64))
+    return sorted({(keys[i], other_key[j], int(dist[j])) for j, i in enumerate(rows) if dist[j] <= k})
+
+
+def _assign_ids(pairs: list[Pair], fp: dict[str, int], old_groups: dict[int, Group], old_group_of: dict[str, int],
+                next_id: int, run_id: int, result: IncrementalResult) -> list[Group]:
+    """Components of the pairs as groups, keeping stored ids: the oldest id of the groups a component
+    contains survives; a split group's id stays with its part holding the lowest key."""
+    uf = UnionFind()
+    for p in pairs:
+        uf.union(p.a, p.b)
+    by_root: dict = {}
+    for p in pairs:
+        by_root.setdefault(uf.find(p.a), []).append(p)
+    components = sorted((sorted(c, key=key_sort) for c in uf.components()), key=lambda c: key_sort(c[0]))
+    used: set[int] = set()
+    out: list[Group] = []
+    for members in components:
+        ids = sorted({old_group_of[m] for m in members if m in old_group_of} - used)
+        first = fp[members[0]]
+        gpairs = sorted(set(by_root[uf.find(members[0])]), key=lambda q: (key_sort(q.a), key_sort(q.b)))
+        group = Group(0, members, [(fp[m] ^ first).bit_count() for m in members], gpairs)
+        if ids:
+            old = old_groups[ids[0]]
+            used.update(ids)
+            group.id, group.created_run = old.id, old.created_run
+            group.merged_from = list(old.merged_from) + ids[1:]
+            grew = set(members) != set(old.keys)
+            group.updated_run = run_id if grew else old.updated_run
+            if ids[1:]:
+                result.merges[old.id] = ids[1:]
+            if grew:
+                result.grown_groups.append(old.id)
+        else:
+            group.id, group.created_run, group.updated_run = next_id, run_id, run_id
+            next_id += 1
+            result.new_groups.append(group.id)
+        out.append(group)
+    return out

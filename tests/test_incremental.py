@@ -1,0 +1,284 @@
+"""The incremental run: equivalence with a full run, stable group ids, version stamp, locks, crashes."""
+
+import datetime as dt
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from dedup.errors import ConfigError, LockedError
+from dedup.incremental import run_incremental
+from dedup.pipeline import run_full
+from dedup.sample import SampleTable, generate_petitions, write_sample_db
+from dedup.store import open_store
+from helpers import config_for
+from test_pipeline import BASE, OTHER
+
+FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+
+
+@pytest.fixture(params=["sqlite", "postgres", "mariadb"])
+def store_url(request):
+    return request.getfixturevalue(f"{request.param}_url")
+
+
+def cfg_for(source_url, store_url, **kw):
+    return config_for(source_url, store_url, fields=FIELDS, watermark="updated_at", batch_size=97, **kw)
+
+
+def append(url, rows):
+    engine = sa.create_engine(url)
+    tbl = sa.Table("petitions", sa.MetaData(), autoload_with=engine)
+    with engine.begin() as conn:
+        conn.execute(tbl.insert(), rows)
+    engine.dispose()
+
+
+def update(url, key, **values):
+    engine = sa.create_engine(url)
+    tbl = sa.Table("petitions", sa.MetaData(), autoload_with=engine)
+    with engine.begin() as conn:
+        conn.execute(tbl.update().where(tbl.c.id == key).values(**values))
+    engine.dispose()
+
+
+def memberships(cfg):
+    store = open_store(cfg.store_url)
+    try:
+        return sorted(sorted(g.keys) for g in store.groups("petitions"))
+    finally:
+        store.close()
+
+
+def full_reference(source_url, tmp_path):
+    ref = cfg_for(source_url, f"sqlite:///{tmp_path / 'reference-store.db'}")
+    run_full(ref)
+    return memberships(ref)
+
+
+def test_full_then_incremental_runs_equal_one_full_run(store_url, tmp_path):
+    sample = generate_petitions(700, seed=11)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:250], sample.truth))
+    cfg = cfg_for(src, store_url)
+    run_full(cfg)
+    first_groups = memberships(cfg)
+    append(src, sample.rows[250:480])
+    r1 = run_incremental(cfg)
+    assert r1.rows_read == 230
+    append(src, sample.rows[480:])
+    r2 = run_incremental(cfg)
+    assert r2.rows_read == 220 and r2.changed == 0
+    assert memberships(cfg) == full_reference(src, tmp_path)
+    assert len(memberships(cfg)) > len(first_groups)  # new rows did form or join groups
+
+    # edits: a grouped row gets unrelated text (its group may split), another becomes a copy
+    later = max(r["updated_at"] for r in sample.rows) + dt.timedelta(hours=1)
+    grouped = memberships(cfg)[0][0]
+    update(src, int(grouped), content="完全不同的内容：本人反映单位食堂卫生问题，请予以调查。", updated_at=later)
+    update(src, 7, content=sample.rows[600]["content"], name=sample.rows[600]["name"],
+           phone=sample.rows[600]["phone"], address=sample.rows[600]["address"],
+           title=sample.rows[600]["title"], updated_at=later)
+    r3 = run_incremental(cfg)
+    assert r3.rows_read == 2 and r3.changed == 2
+    assert memberships(cfg) == full_reference(src, tmp_path)
+    assert run_incremental(cfg).rows_read == 0  # nothing new: nothing read
+
+
+def test_rows_sharing_a_watermark_value_are_neither_skipped_nor_read_twice(tmp_path):
+    same = dt.datetime(2024, 5, 1)
+    rows = [{"id": i, "content": f"第{i}条 {OTHER}", "updated_at": same} for i in range(1, 8)]
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows[:3], {}))
+    cfg = cfg_for(src, f"sqlite:///{tmp_path / 's.db'}")
+    assert run_full(cfg).rows_read == 3
+    append(src, rows[3:])  # same watermark value, higher keys
+    assert run_incremental(cfg).rows_read == 4
+    assert run_incremental(cfg).rows_read == 0
+
+
+def rows_of(*texts, start=1):
+    base = dt.datetime(2024, 1, 1)
+    return [{"id": i, "name": None, "content": t, "updated_at": base + dt.timedelta(minutes=i)}
+            for i, t in enumerate(texts, start)]
+
+
+def test_group_ids_are_stable_and_merges_keep_the_oldest(store_url, tmp_path):
+    # a and b are 5 bits apart; m is within 3 of both (found by search, checked below)
+    a, b, m = BASE + "附近还有学校。", BASE + "附近还有银行。", BASE + "附近还有加油站。"
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(OTHER, a, OTHER, b), {}))
+    cfg = cfg_for(src, store_url)
+    run_full(cfg)
+    store = open_store(store_url)
+    fp = store.fingerprints("petitions")
+    assert (fp["2"] ^ fp["4"]).bit_count() == 5
+    first = {tuple(g.keys): g.id for g in store.groups("petitions")}
+    store.close()
+    assert list(first) == [("1", "3")]
+
+    append(src, rows_of(b, a, start=5))  # a copy of b (5), then of a (6): two new groups
+    r = run_incremental(cfg)
+    store = open_store(store_url)
+    groups = {tuple(g.keys): g for g in store.groups("petitions")}
+    store.close()
+    assert set(groups) == {("1", "3"), ("2", "6"), ("4", "5")}
+    assert groups[("1", "3")].id == first[("1", "3")]  # an untouched group keeps its id
+    assert sorted(r.new_groups) == sorted([groups[("2", "6")].id, groups[("4", "5")].id])
+    older, newer = sorted([groups[("2", "6")].id, groups[("4", "5")].id])
+
+    append(src, rows_of(m, start=7))  # close to both: the two groups merge, the older id survives
+    r = run_incremental(cfg)
+    store = open_store(store_url)
+    after = {tuple(g.keys): g for g in store.groups("petitions")}
+    store.close()
+    assert set(after) == {("1", "3"), ("2", "4", "5", "6", "7")}
+    merged = after[("2", "4", "5", "6", "7")]
+    assert merged.id == older and merged.merged_from == [newer]
+    assert r.merges == {older: [newer]} and r.new_groups == [] and r.grown_groups == [older]
+    assert merged.updated_run == r.run_id and after[("1", "3")].updated_run < r.run_id
+
+
+def test_changed_settings_refuse_incremental(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(BASE, OTHER), {}))
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    run_full(cfg_for(src, store))
+    changed = config_for(src, store, fields={**FIELDS, "name": {"kind": "short", "weight": 5}}, watermark="updated_at")
+    with pytest.raises(ConfigError, match=r"run `dedup full --table petitions`"):
+        run_incremental(changed)
+    with pytest.raises(ConfigError, match="max_distance changed"):
+        run_incremental(cfg_for(src, store, max_distance=4))
+
+
+def test_incremental_needs_a_watermark_column(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(BASE), {}))
+    with pytest.raises(ConfigError, match="tables.petitions.watermark: required"):
+        run_incremental(config_for(src, f"sqlite:///{tmp_path / 's.db'}", fields=FIELDS))
+
+
+def test_a_held_lock_stops_a_second_run_and_an_expired_one_does_not(store_url, tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(BASE, OTHER), {}))
+    cfg = cfg_for(src, store_url)
+    store = open_store(store_url)
+    store.acquire_lock("petitions", "otherhost:1:x", ttl_seconds=600)
+    with pytest.raises(LockedError, match="locked by another run"):
+        run_incremental(cfg)
+    with pytest.raises(LockedError):
+        run_full(cfg)
+    store.release_lock("petitions", "otherhost:1:x")
+    store.acquire_lock("petitions", "otherhost:1:x", ttl_seconds=-1)  # already expired
+    store.close()
+    assert run_incremental(cfg).rows_read == 2
+
+
+def test_a_lock_left_by_a_dead_process_on_this_machine_is_taken_over(tmp_path):
+    import socket
+
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(BASE, OTHER), {}))
+    cfg = cfg_for(src, f"sqlite:///{tmp_path / 's.db'}")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    store = open_store(cfg.store_url)
+    store.acquire_lock("petitions", f"{socket.gethostname()}:{dead.pid}:dead", ttl_seconds=600)
+    store.close()
+    assert run_incremental(cfg).rows_read == 2
+
+
+def test_a_failure_at_any_statement_of_the_write_leaves_the_store_as_it_was(tmp_path):
+    """Fault injection: the store's write is cut at each statement in turn, then run again."""
+    sample = generate_petitions(300, seed=5)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:150], sample.truth))
+    store_url = f"sqlite:///{tmp_path / 's.db'}"
+    cfg = cfg_for(src, store_url)
+    run_full(cfg)
+    append(src, sample.rows[150:])
+    expected = full_reference(src, tmp_path)
+
+    from dedup.store.sql import SqlStore
+
+    real = SqlStore.apply_changes
+    cut = {"at": 1, "hit": False}
+
+    def failing(self, changes):
+        count = {"n": 0}
+
+        def boom(*_a):
+            count["n"] += 1
+            if count["n"] == cut["at"]:
+                cut["hit"] = True
+                raise RuntimeError("injected fault")
+        sa.event.listen(self.engine, "before_cursor_execute", boom)
+        try:
+            return real(self, changes)
+        finally:
+            sa.event.remove(self.engine, "before_cursor_execute", boom)
+
+    cuts = 0
+    for at in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89):  # until the cut falls past the write's last statement
+        cut.update(at=at, hit=False)
+        SqlStore.apply_changes = failing
+        try:
+            run_incremental(cfg)
+        except Exception:
+            assert cut["hit"]
+            cuts += 1
+            store = open_store(store_url)
+            assert len(store.fingerprints("petitions")) <= 150  # nothing of the failed run is kept
+            assert store.runs("petitions")[0].status == "failed"
+            store.close()
+            continue
+        finally:
+            SqlStore.apply_changes = real
+        break
+    else:
+        run_incremental(cfg)
+    assert cuts >= 5
+    assert memberships(cfg) == expected
+
+
+def test_killed_runs_then_a_clean_run_give_the_same_groups(tmp_path):
+    """Kill `dedup incremental` at random moments (SIGKILL), run it again, compare with a clean run."""
+    sample = generate_petitions(2500, seed=8)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:500], sample.truth))
+    store_path = tmp_path / "s.db"
+    (tmp_path / "dedup.yaml").write_text(
+        f'source: {{url: "{src}", batch_size: 50}}\nstore: {{url: "sqlite:///{store_path}"}}\n'
+        "tables:\n  petitions:\n    key: id\n    watermark: updated_at\n"
+        "    fields: {name: short, phone: short, address: short, title: text, content: text}\n", encoding="utf-8")
+    cfg = cfg_for(src, f"sqlite:///{store_path}")
+    run_full(cfg)
+    append(src, sample.rows[500:])
+    expected = full_reference(src, tmp_path)
+    delays = [0.8, 1.5, 2.2, 2.9]  # a clean run of these 2,000 rows takes about 3 s here
+    random.Random(4).shuffle(delays)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for delay in delays:
+        proc = subprocess.Popen([sys.executable, "-m", "dedup", "-c", str(tmp_path / "dedup.yaml"), "incremental",
+                                 "--quiet"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    store = open_store(cfg.store_url)
+    killed = [r for r in store.runs("petitions") if r.kind == "incremental" and r.status == "running"]
+    store.close()
+    assert killed, "no kill landed inside a run"
+    done = subprocess.run([sys.executable, "-m", "dedup", "-c", str(tmp_path / "dedup.yaml"), "incremental"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert memberships(cfg) == expected
+    store = open_store(cfg.store_url)
+    entries = store.block_entries("petitions", [f"{p}:{v:04x}" for p in range(4) for v in range(65536)])
+    store.close()
+    flat = [(name, key) for name, es in entries.items() for _, key in es]
+    assert len(flat) == len(set(flat))  # no entry twice in a block
