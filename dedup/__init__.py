@@ -2,8 +2,9 @@
 
 Python use mirrors the command line::
 
-    from dedup import load_config, run_full
+    from dedup import load_config, run_full, run_incremental
     result = run_full(load_config("dedup.yaml"), "petitions")
+    nightly = run_incremental(load_config("dedup.yaml"), "petitions")
 """
 
 __version__ = "0.1.0"
@@ -11,7 +12,8 @@ __version__ = "0.1.0"
 from .config import Config, load_config  # noqa: E402
 from .errors import ConfigError, DedupError, LockedError, SourceError, StoreError  # noqa: E402
 from .pipeline import FullResult, run_full  # noqa: E402
+from .incremental import IncrementalResult, run_incremental  # noqa: E402
 
 
-__all__ = ["Config", "FullResult", "load_config", "run_full", "ConfigError", "DedupError", "LockedError",
+__all__ = ["Config", "FullResult", "IncrementalResult", "load_config", "run_full", "run_incremental", "ConfigError", "DedupError", "LockedError",
            "SourceError", "StoreError", "__version__"]
