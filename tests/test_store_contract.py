@@ -1,93 +1,169 @@
-"""One contract, every store: the SQL store on SQLite, PostgreSQL and MariaDB."""
+"""One contract, every store: SQL on SQLite, PostgreSQL and MariaDB; MongoDB on mongomock and live."""
 
 import datetime as dt
+import time
 
 import numpy as np
 import pytest
 import sqlalchemy as sa
+from mongo_fixtures import mongo_live_url, mongo_opener  # noqa: F401  (fixture)
 
 from dedup.blocks import BlockLayout
-from dedup.errors import StoreError
+from dedup.errors import LockedError, StoreError
 from dedup.groups import Group, Pair
-from dedup.store import RunRecord, Skipped, TableSnapshot, open_store
+from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, open_store
 
 EDGE_FPS = [0, 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 5, (1 << 64) - 1]  # across the signed boundary
 VERSION = {"max_distance": 3, "hash": "CityHash64", "fields": [["content", "text", 1.0]]}
+LAYOUT = BlockLayout.for_distance(3)
+STORES = ["sqlite", "postgres", "mariadb", "mongomock", "mongo_live"]
+
+
+@pytest.fixture(params=STORES)
+def store_opener(request):
+    """Opens the parametrized store; calling it again opens the same store anew."""
+    if request.param.startswith("mongo"):
+        return mongo_opener(request, request.param)
+    url = request.getfixturevalue(f"{request.param}_url")
+    return lambda **kw: open_store(url, **kw)
 
 
 @pytest.fixture
-def store_url(db_url):
-    return db_url
-
-
-@pytest.fixture
-def store(store_url):
-    s = open_store(store_url)
+def store(store_opener):
+    s = store_opener()
     yield s
     s.close()
 
 
-def snapshot(table="petitions", keys=None, fps=None, groups=None, skipped=None, watermark=None):
+def start(store, table="petitions", kind="full") -> int:
+    return store.start_run(RunRecord(table, kind, dt.datetime(2026, 1, 1)))
+
+
+def default_groups(run_id=None):
+    return [
+        Group(1, ["1", "2"], [0, 1], [Pair("1", "2", 1)], run_id, run_id),
+        Group(2, ["4", "5", "6"], [0, 2, 62], [Pair("4", "5", 2), Pair("5", "6", 3)], run_id, run_id),
+    ]
+
+
+def snapshot(run_id, table="petitions", keys=None, fps=None, groups=None, skipped=None, watermark=None):
     keys = keys if keys is not None else [str(i) for i in range(1, len(EDGE_FPS) + 1)]
     fps = np.array(fps if fps is not None else EDGE_FPS, dtype=np.uint64)
-    groups = groups if groups is not None else [
-        Group(1, ["1", "2"], [0, 1], [Pair("1", "2", 1)]),
-        Group(2, ["4", "5", "6"], [0, 2, 62], [Pair("4", "5", 2), Pair("5", "6", 3)]),
-    ]
-    run = RunRecord(table, "full", dt.datetime(2026, 1, 1), dt.datetime(2026, 1, 1, 0, 1), "ok", {"rows": len(keys)})
+    groups = groups if groups is not None else default_groups(run_id)
     skipped = skipped if skipped is not None else [Skipped("9", "no_features", "every field is empty")]
-    return TableSnapshot(table, keys, fps, groups, skipped,
-                         VERSION, watermark, run)
+    return TableSnapshot(table, run_id, keys, fps, groups, skipped, VERSION, watermark)
 
+
+def full_run(store, table="petitions", **kw) -> int:
+    """start_run, replace_table, finish_run: what a full run does."""
+    run_id = start(store, table)
+    snap = snapshot(run_id, table, **kw)
+    store.replace_table(snap)
+    store.finish_run(run_id, "ok", {"rows": len(snap.keys)})
+    return run_id
+
+
+def changes(run_id, remove=(), add=(), skipped=(), delete_groups=(), upsert_groups=(), watermark=None,
+            old=None, table="petitions"):
+    """TableChanges removing ``remove`` (their old fingerprints from ``old``) and adding ``add`` {key: fp}."""
+    old = old or {}
+    names = sorted({n for k in remove if k in old for n in LAYOUT.names(old[k])})
+    add = dict(add)
+    return TableChanges(table, run_id, list(remove), names, list(add), np.array(list(add.values()), dtype=np.uint64),
+                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, watermark)
+
+
+def all_blocks(store, fps, table="petitions"):
+    """Block name -> sorted entries, for every block any of ``fps`` lies in; fails on a doubled entry."""
+    names = sorted({n for fp in fps for n in LAYOUT.names(fp)})
+    got = store.block_entries(table, names)
+    for name, entries in got.items():
+        assert len(entries) == len(set(entries)), f"entry twice in block {name}: {entries}"
+    return {n: sorted(e) for n, e in got.items() if e}
+
+
+def expected_blocks(fp_of: dict):
+    out: dict = {}
+    for k, fp in fp_of.items():
+        for n in LAYOUT.names(fp):
+            out.setdefault(n, []).append((fp, k))
+    return {n: sorted(e) for n, e in out.items()}
+
+
+def dump(store, fps, table="petitions"):
+    st = store.state(table)
+    return (store.fingerprints(table), all_blocks(store, fps, table), store.groups(table), store.skipped(table),
+            st.version, st.watermark, store.max_group_id(table))
+
+
+# --- full runs --------------------------------------------------------------------------------
 
 def test_fingerprints_round_trip_exactly_across_2_63(store):
-    store.replace_table(snapshot())
+    full_run(store)
     got = store.fingerprints("petitions")
     assert got == {str(i): fp for i, fp in enumerate(EDGE_FPS, 1)}
     assert all(isinstance(v, int) and 0 <= v < 1 << 64 for v in got.values())
 
 
+def test_fingerprints_of_some_keys(store):
+    full_run(store)
+    assert store.fingerprints("petitions", ["4", "6", "nope"]) == {"4": EDGE_FPS[3], "6": EDGE_FPS[5]}
+    assert store.fingerprints("petitions", []) == {}
+
+
 def test_block_entries_by_name(store):
-    store.replace_table(snapshot())
-    layout = BlockLayout.for_distance(3)
+    full_run(store)
     top = (1 << 63) + 5
-    names = layout.names(top)
+    names = LAYOUT.names(top)
     got = store.block_entries("petitions", names + ["0:dead"])
     assert (top, "5") in got[names[0]]
     assert "0:dead" not in got
     # every fingerprint sits in exactly k+1 blocks
-    every = store.block_entries("petitions", sorted({n for fp in EDGE_FPS for n in layout.names(fp)}))
+    every = store.block_entries("petitions", sorted({n for fp in EDGE_FPS for n in LAYOUT.names(fp)}))
     entries = [e for es in every.values() for e in es]
     assert len(entries) == 4 * len(EDGE_FPS) and len(set(entries)) == len(EDGE_FPS)
+    assert all_blocks(store, EDGE_FPS) == expected_blocks({str(i): fp for i, fp in enumerate(EDGE_FPS, 1)})
 
 
 def test_groups_skipped_state_and_runs(store):
-    store.replace_table(snapshot(watermark={"type": "datetime", "value": "2024-01-01T00:00:00"}))
+    run_id = full_run(store, watermark={"type": "datetime", "value": "2024-01-01T00:00:00"})
     groups = store.groups("petitions")
     assert [(g.id, g.keys, g.distances) for g in groups] == [(1, ["1", "2"], [0, 1]), (2, ["4", "5", "6"], [0, 2, 62])]
     assert groups[1].pairs == [Pair("4", "5", 2), Pair("5", "6", 3)]
+    assert [(g.created_run, g.updated_run, g.merged_from) for g in groups] == [(run_id, run_id, [])] * 2
     assert store.skipped("petitions") == [Skipped("9", "no_features", "every field is empty")]
     st = store.state("petitions")
     assert st.version == VERSION and st.watermark == {"type": "datetime", "value": "2024-01-01T00:00:00"}
     runs = store.runs("petitions")
-    assert [(r.kind, r.status, r.summary) for r in runs] == [("full", "ok", {"rows": 6})]
+    assert [(r.id, r.kind, r.status, r.summary) for r in runs] == [(run_id, "full", "ok", {"rows": 6})]
+
+
+def test_groups_by_id_and_group_of_each_key(store):
+    full_run(store)
+    assert [g.id for g in store.groups("petitions", [2])] == [2]
+    assert [g.id for g in store.groups("petitions", [2, 1, 7])] == [1, 2]
+    assert store.groups("petitions", []) == []
+    assert store.group_ids_of("petitions", ["1", "2", "3", "6", "nope"]) == {"1": 1, "2": 1, "6": 2}
+    assert store.max_group_id("petitions") == 2
 
 
 def test_replace_replaces_and_leaves_other_tables_alone(store):
-    store.replace_table(snapshot())
-    store.replace_table(snapshot(table="other", keys=["a"], fps=[7], groups=[], skipped=[]))
-    store.replace_table(snapshot(keys=["1", "2"], fps=[10, 11], groups=[Group(1, ["1", "2"], [0, 1], [Pair("1", "2", 1)])],
-                                 skipped=[]))
+    full_run(store)
+    full_run(store, table="other", keys=["a"], fps=[7], groups=[], skipped=[])
+    full_run(store, keys=["1", "2"], fps=[10, 11], groups=[Group(1, ["1", "2"], [0, 1], [Pair("1", "2", 1)])], skipped=[])
     assert store.fingerprints("petitions") == {"1": 10, "2": 11}
     assert [g.keys for g in store.groups("petitions")] == [["1", "2"]]
     assert store.skipped("petitions") == []
     assert store.fingerprints("other") == {"a": 7}
     assert len(store.runs("petitions")) == 2
+    assert all_blocks(store, EDGE_FPS + [10, 11]) == expected_blocks({"1": 10, "2": 11})
+    assert store.max_group_id("petitions") == 2  # never decreases
 
 
 def test_a_failed_replace_keeps_the_previous_result(store):
-    store.replace_table(snapshot())
-    broken = snapshot(keys=["1", "1"], fps=[1, 2], groups=[], skipped=[])  # duplicate key: the insert fails
+    full_run(store)
+    run_id = start(store)
+    broken = snapshot(run_id, keys=["1", "1"], fps=[1, 2], groups=[], skipped=[])  # duplicate key: refused
     with pytest.raises(StoreError):
         store.replace_table(broken)
     assert store.fingerprints("petitions") == {str(i): fp for i, fp in enumerate(EDGE_FPS, 1)}
@@ -97,9 +173,178 @@ def test_a_failed_replace_keeps_the_previous_result(store):
 def test_unknown_table_is_empty(store):
     assert store.state("nothing") is None
     assert store.groups("nothing") == [] and store.fingerprints("nothing") == {} and store.runs("nothing") == []
+    assert store.skipped("nothing") == [] and store.block_entries("nothing", ["0:0000"]) == {}
+    assert store.group_ids_of("nothing", ["1"]) == {} and store.max_group_id("nothing") == 0
+
+
+def test_state_is_none_until_a_run_wrote_it(store):
+    start(store)
+    store.acquire_lock("petitions", "me", 60)
+    assert store.state("petitions") is None
+    store.release_lock("petitions", "me")
+    assert store.state("petitions") is None
+
+
+# --- runs and locks ---------------------------------------------------------------------------
+
+def test_run_ids_increase_and_runs_come_newest_first(store):
+    run = RunRecord("petitions", "full", dt.datetime(2026, 1, 1, 3, 4, 5))
+    first = store.start_run(run)
+    assert run.id == first
+    second = start(store, table="other")
+    third = start(store, kind="incremental")
+    assert first < second < third
+    store.finish_run(first, "ok", {"rows": 3, "groups": [1, 2]})
+    store.finish_run(third, "failed", {"error": "boom"})
+    runs = store.runs("petitions")
+    assert [(r.id, r.kind, r.status, r.summary) for r in runs] == [
+        (third, "incremental", "failed", {"error": "boom"}), (first, "full", "ok", {"rows": 3, "groups": [1, 2]})]
+    assert runs[1].started_at == dt.datetime(2026, 1, 1, 3, 4, 5) and runs[1].finished_at is not None
+    assert [r.id for r in store.runs("petitions", limit=1)] == [third]
+    assert [(r.id, r.status, r.finished_at) for r in store.runs("other")] == [(second, "running", None)]
+
+
+def test_a_held_lock_refuses_another_owner(store):
+    store.acquire_lock("petitions", "a", 60)
+    store.acquire_lock("petitions", "a", 60)  # the holder may renew
+    with pytest.raises(LockedError) as caught:
+        store.acquire_lock("petitions", "b", 60)
+    assert caught.value.owner == "a" and "a" in str(caught.value)
+    store.acquire_lock("other", "b", 60)  # locks are per table
+    store.release_lock("petitions", "b")  # not b's: nothing happens
+    with pytest.raises(LockedError):
+        store.acquire_lock("petitions", "c", 60)
+    store.release_lock("petitions", "a")
+    store.acquire_lock("petitions", "c", 60)
+
+
+def test_an_expired_lock_is_taken_over(store):
+    store.acquire_lock("petitions", "a", 0)
+    time.sleep(0.05)
+    store.acquire_lock("petitions", "b", 60)
+    with pytest.raises(LockedError):
+        store.acquire_lock("petitions", "a", 60)
+
+
+def test_a_lock_can_be_stolen_from_a_named_dead_owner(store):
+    store.acquire_lock("petitions", "dead", 600)
+    with pytest.raises(LockedError):
+        store.acquire_lock("petitions", "b", 60, steal_from="someone-else")
+    store.acquire_lock("petitions", "b", 60, steal_from="dead")
+    with pytest.raises(LockedError):
+        store.acquire_lock("petitions", "dead", 60)
+
+
+def test_the_lock_survives_a_full_run(store):
+    store.acquire_lock("petitions", "a", 60)
+    full_run(store)
+    with pytest.raises(LockedError):
+        store.acquire_lock("petitions", "b", 60)
+
+
+# --- incremental changes ----------------------------------------------------------------------
+
+OLD = {str(i): fp for i, fp in enumerate(EDGE_FPS, 1)}
+NEW_2, NEW_9, NEW_10 = 3, ((1 << 63) + 5) ^ 1, (1 << 64) - 2
+
+
+def incremental_changes(run_id):
+    """Row 2 changed, row 9 (skipped before) now has features, row 10 is new, row 11 unreadable;
+    group 1 is dissolved, group 2 gains row 9, group 3 is new from rows 1 and 2."""
+    return changes(
+        run_id, remove=["2", "9"], add={"2": NEW_2, "9": NEW_9, "10": NEW_10}, old=OLD,
+        skipped=[Skipped("11", "unreadable", "bad bytes")], delete_groups=[1],
+        upsert_groups=[
+            Group(2, ["4", "5", "6", "9"], [0, 2, 62, 1], [Pair("4", "5", 2), Pair("4", "9", 1), Pair("5", "6", 3)],
+                  1, run_id, []),
+            Group(3, ["1", "2"], [0, 2], [Pair("1", "2", 2)], run_id, run_id, [1]),
+        ],
+        watermark={"type": "int", "value": 11, "key": "11"})
+
+
+def expected_after_incremental(store, run_id):
+    fp_of = {**OLD, "2": NEW_2, "9": NEW_9, "10": NEW_10}
+    assert store.fingerprints("petitions") == fp_of
+    assert all_blocks(store, [*EDGE_FPS, NEW_2, NEW_9, NEW_10]) == expected_blocks(fp_of)
+    assert store.skipped("petitions") == [Skipped("11", "unreadable", "bad bytes")]
+    groups = store.groups("petitions")
+    assert [(g.id, g.keys, g.distances, g.created_run, g.updated_run, g.merged_from) for g in groups] == [
+        (2, ["4", "5", "6", "9"], [0, 2, 62, 1], 1, run_id, []),
+        (3, ["1", "2"], [0, 2], run_id, run_id, [1]),
+    ]
+    assert groups[0].pairs == [Pair("4", "5", 2), Pair("4", "9", 1), Pair("5", "6", 3)]
+    assert store.group_ids_of("petitions", ["1", "2", "3", "4", "9", "10"]) == {"1": 3, "2": 3, "4": 2, "9": 2}
+    assert store.max_group_id("petitions") == 3
+    assert store.state("petitions").watermark == {"type": "int", "value": 11, "key": "11"}
+
+
+def test_apply_changes_removes_adds_and_regroups(store):
+    full_run(store)
+    run_id = start(store, kind="incremental")
+    store.apply_changes(incremental_changes(run_id))
+    expected_after_incremental(store, run_id)
+
+
+def test_apply_changes_twice_is_the_same_as_once(store):
+    full_run(store)
+    run_id = start(store, kind="incremental")
+    every_fp = [*EDGE_FPS, NEW_2, NEW_9, NEW_10]
+    store.apply_changes(incremental_changes(run_id))
+    once = dump(store, every_fp)
+    store.apply_changes(incremental_changes(run_id))
+    assert dump(store, every_fp) == once
+    expected_after_incremental(store, run_id)
+
+
+def test_apply_changes_on_a_store_reopened(store_opener):
+    first = store_opener()
+    full_run(first)
+    first.close()
+    again = store_opener()
+    try:
+        run_id = start(again, kind="incremental")
+        again.apply_changes(incremental_changes(run_id))
+        expected_after_incremental(again, run_id)
+    finally:
+        again.close()
+
+
+def test_max_group_id_never_decreases(store):
+    full_run(store)
+    run_id = start(store, kind="incremental")
+    store.apply_changes(changes(run_id, upsert_groups=[Group(5, ["3", "x"], [0, 1], [Pair("3", "x", 1)], run_id, run_id)]))
+    assert store.max_group_id("petitions") == 5
+    store.apply_changes(changes(run_id, delete_groups=[5, 2]))
+    assert [g.id for g in store.groups("petitions")] == [1]
+    assert store.max_group_id("petitions") == 5
+    full_run(store, groups=[Group(1, ["1", "2"], [0, 1], [Pair("1", "2", 1)])])
+    assert store.max_group_id("petitions") == 5
+
+
+def test_an_upserted_group_replaces_the_stored_one_whole(store):
+    full_run(store)
+    run_id = start(store, kind="incremental")
+    g = Group(2, ["4", "6"], [0, 62], [Pair("4", "6", 62)], 1, run_id, [7, 8])
+    store.apply_changes(changes(run_id, upsert_groups=[g]))
+    assert store.groups("petitions", [2]) == [g]
+    assert store.group_ids_of("petitions", ["4", "5", "6"]) == {"4": 2, "6": 2}
+
+
+def test_apply_changes_on_an_empty_table(store):
+    run_id = start(store, kind="incremental")
+    store.apply_changes(changes(run_id, add={"a": 1 << 63, "b": (1 << 63) + 1},
+                                upsert_groups=[Group(1, ["a", "b"], [0, 1], [Pair("a", "b", 1)], run_id, run_id)]))
+    assert store.fingerprints("petitions") == {"a": 1 << 63, "b": (1 << 63) + 1}
+    assert all_blocks(store, [1 << 63, (1 << 63) + 1]) == expected_blocks({"a": 1 << 63, "b": (1 << 63) + 1})
+    assert store.state("petitions").version == VERSION and store.max_group_id("petitions") == 1
 
 
 # --- SQL store: migrations --------------------------------------------------------------------
+
+@pytest.fixture
+def store_url(db_url):
+    return db_url
+
 
 def test_schema_from_migrations_matches_the_live_schema(store_url):
     from alembic.autogenerate import compare_metadata

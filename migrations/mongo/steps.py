@@ -1,0 +1,37 @@
+"""Versioned index and layout steps of the MongoDB store, applied in order by `dedup migrate`.
+
+The applied version is the ``dedup_meta`` document ``{_id: "schema", version: N}``. A step must
+be idempotent (creating an index that exists is a no-op), because a step interrupted part way is
+run again. Never change a released step: add a new one. Block collections are per table
+(``blocks.<table>``), so a step that changes their layout loops over ``block_collections(db)``.
+"""
+
+from pymongo import ASCENDING, DESCENDING
+
+BLOCK_PREFIX = "blocks."
+
+
+def block_collections(db) -> list[str]:
+    return sorted(n for n in db.list_collection_names() if n.startswith(BLOCK_PREFIX))
+
+
+def block_indexes(coll) -> None:
+    """The indexes of one block collection in the newest layout (used for new tables too)."""
+    coll.create_index([("blockName", ASCENDING), ("seq", ASCENDING)], unique=True, name="blockName_seq")
+    coll.create_index([("info.textname", ASCENDING)], name="info_textname")  # finds a row's entries
+
+
+def _v1_indexes(db) -> None:
+    db.fingerprints.create_index([("table", ASCENDING), ("key", ASCENDING)], unique=True, name="table_key")
+    db.groups.create_index([("table", ASCENDING), ("group_id", ASCENDING)], unique=True, name="table_group")
+    db.groups.create_index([("table", ASCENDING), ("members.key", ASCENDING)], name="table_member")
+    db.skipped.create_index([("table", ASCENDING), ("key", ASCENDING)], unique=True, name="table_key")
+    db.runs.create_index([("table", ASCENDING), ("_id", DESCENDING)], name="table_run")
+    for name in block_collections(db):
+        block_indexes(db[name])
+
+
+# (version, what it does, function(db)), oldest first
+STEPS = [
+    (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
+]

@@ -1,0 +1,418 @@
+"""What only the MongoDB store promises: the paper's block documents, BSON-safe values, buckets,
+batched reads and writes, its migration steps, and errors without credentials.
+
+Runs on mongomock, and on a real server when DEDUP_TEST_MONGO_URI is set.
+"""
+
+import datetime as dt
+import math
+import threading
+import time
+from pathlib import Path
+
+import bson
+import mongomock
+import numpy as np
+import pytest
+from bson.int64 import Int64
+from mongo_fixtures import MOCK_URL, mongo_live_url, mongo_opener  # noqa: F401  (fixture)
+from pymongo.errors import OperationFailure
+
+import dedup.store.mongo as mongo_module
+from dedup.blocks import BlockLayout
+from dedup.errors import ConfigError, StoreError
+from dedup.fingerprint import to_signed
+from dedup.groups import Group, Pair
+from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, migrate_store, open_store
+from dedup.store import mongo_migrate
+from dedup.store.mongo import MongoStore
+
+EDGE_FPS = [0, (1 << 63) - 1, 1 << 63, (1 << 64) - 1]
+VERSION = {"max_distance": 3}
+LAYOUT = BlockLayout.for_distance(3)
+BLOCKS = "blocks.petitions"
+
+
+@pytest.fixture(params=["mongomock", "mongo_live"])
+def opener(request):
+    return mongo_opener(request, request.param)
+
+
+@pytest.fixture
+def store(opener):
+    s = opener()
+    yield s
+    s.close()
+
+
+def full(store, keys, fps, groups=(), skipped=(), table="petitions"):
+    run_id = store.start_run(RunRecord(table, "full", dt.datetime(2026, 1, 1)))
+    store.replace_table(TableSnapshot(table, run_id, list(keys), np.array(fps, dtype=np.uint64), list(groups),
+                                      list(skipped), VERSION, {"type": "int", "value": 1, "key": "1"}))
+    return run_id
+
+
+def changes(run_id, remove=(), old=None, add=None, skipped=(), delete_groups=(), upsert_groups=()):
+    old, add = old or {}, add or {}
+    names = sorted({n for k in remove if k in old for n in LAYOUT.names(old[k])})
+    return TableChanges("petitions", run_id, list(remove), names, list(add), np.array(list(add.values()), dtype=np.uint64),
+                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, None)
+
+
+def check_buckets(db, cap):
+    """Every block document: count and bytes exact, within the cap, not empty; no entry twice in a block."""
+    seen: dict = {}
+    for doc in db[BLOCKS].find():
+        assert 0 < doc["count"] == len(doc["info"]) <= cap
+        assert doc["bytes"] == sum(mongo_module._ENTRY_BYTES + len(e["textname"].encode()) for e in doc["info"])
+        for e in doc["info"]:
+            assert (doc["blockName"], e["textname"]) not in seen, f"{e['textname']} twice in {doc['blockName']}"
+            seen[(doc["blockName"], e["textname"])] = doc["seq"]
+
+
+# --- layout and values ------------------------------------------------------------------------
+
+def test_block_documents_have_the_papers_layout(store):
+    keys = [str(i) for i in range(len(EDGE_FPS))]
+    full(store, keys, EDGE_FPS)
+    fp_of = dict(zip(keys, EDGE_FPS))
+    docs = list(store.db[BLOCKS].find())
+    assert {d["blockName"] for d in docs} == {n for fp in EDGE_FPS for n in LAYOUT.names(fp)}
+    for doc in docs:
+        assert set(doc) == {"_id", "blockName", "seq", "count", "bytes", "info"}
+        for entry in doc["info"]:
+            assert set(entry) == {"hashcode", "textname"}
+            assert type(entry["hashcode"]) is Int64
+            assert entry["hashcode"] == to_signed(fp_of[entry["textname"]])
+    for doc in store.db.fingerprints.find():
+        assert type(doc["fp"]) is Int64 and doc["fp"] == to_signed(fp_of[doc["key"]])
+    assert store.fingerprints("petitions") == fp_of
+    top = store.block_entries("petitions", LAYOUT.names((1 << 64) - 1))
+    assert top["0:ffff"] == [((1 << 64) - 1, "3")]
+    assert all(((1 << 64) - 1, "3") in entries for entries in top.values())
+
+
+def test_every_document_the_store_writes_is_bson(store):
+    keys = [str(i) for i in range(len(EDGE_FPS))]
+    run_id = full(store, keys, EDGE_FPS, groups=[Group(1, ["2", "3"], [0, 63], [Pair("2", "3", 63)], 1, 1)],
+                  skipped=[Skipped("x", "no_features", "")])
+    store.acquire_lock("petitions", "me", 60)
+    store.apply_changes(changes(
+        run_id, remove=["1"], old=dict(zip(keys, EDGE_FPS)), add={"1": (1 << 64) - 2, "5": 1 << 63},
+        skipped=[Skipped("y", "unreadable", "bad")],
+        upsert_groups=[Group(2, ["3", "5"], [0, 63], [Pair("3", "5", 63)], run_id, run_id, [1])]))
+    store.finish_run(run_id, "ok", {"rows": 4, "seconds": 0.5})
+    names = store.db.list_collection_names()
+    assert {"blocks.petitions", "fingerprints", "groups", "skipped", "runs", "tables", "dedup_meta"} <= set(names)
+    for name in names:
+        for doc in store.db[name].find():
+            bson.encode(doc)  # mongomock would keep a Python int >= 2**63 that BSON cannot hold
+
+
+def test_values_from_the_edges_round_trip(store):
+    fps = [0, 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 1, (1 << 64) - 1]
+    keys = [f"k{i}" for i in range(len(fps))]
+    full(store, keys, fps)
+    assert store.fingerprints("petitions") == dict(zip(keys, fps))
+    got = store.block_entries("petitions", sorted({n for fp in fps for n in LAYOUT.names(fp)}))
+    assert sorted({e for es in got.values() for e in es}) == sorted(zip(fps, keys))
+
+
+# --- buckets ----------------------------------------------------------------------------------
+
+def test_a_hot_block_spans_continuation_documents(opener):
+    store = opener(bucket_size=3)
+    keys = [str(i) for i in range(10)]
+    full(store, keys, [5] * 10)
+    name = LAYOUT.names(5)[0]
+    docs = sorted(store.db[BLOCKS].find({"blockName": name}), key=lambda d: d["seq"])
+    assert [(d["seq"], d["count"]) for d in docs] == [(0, 3), (1, 3), (2, 3), (3, 1)]
+    index = store.db[BLOCKS].index_information()["blockName_seq"]
+    assert index["key"] == [("blockName", 1), ("seq", 1)] and index["unique"]
+    assert sorted(k for _, k in store.block_entries("petitions", [name])[name]) == sorted(keys)
+    check_buckets(store.db, 3)
+
+    run_id = store.start_run(RunRecord("petitions", "incremental", dt.datetime(2026, 1, 2)))
+    store.apply_changes(changes(run_id, add={"10": 5, "11": 5, "12": 5}))  # fills seq 3, then seq 4
+    docs = sorted(store.db[BLOCKS].find({"blockName": name}), key=lambda d: d["seq"])
+    assert [(d["seq"], d["count"]) for d in docs] == [(0, 3), (1, 3), (2, 3), (3, 3), (4, 1)]
+    check_buckets(store.db, 3)
+
+    old = {k: 5 for k in map(str, range(13))}
+    store.apply_changes(changes(run_id, remove=["0", "1", "2", "4"], old=old))  # seq 0 empties and goes
+    docs = sorted(store.db[BLOCKS].find({"blockName": name}), key=lambda d: d["seq"])
+    assert [(d["seq"], d["count"]) for d in docs] == [(1, 2), (2, 3), (3, 3), (4, 1)]
+    check_buckets(store.db, 3)
+    assert sorted(k for _, k in store.block_entries("petitions", [name])[name]) == sorted(
+        set(old) - {"0", "1", "2", "4"})
+    store.close()
+
+
+def test_a_bucket_is_also_capped_by_size(opener, monkeypatch):
+    monkeypatch.setattr(mongo_module, "MAX_BUCKET_BYTES", 200)
+    store = opener(bucket_size=1000)
+    keys = [f"{i:040d}" for i in range(7)]  # 88 bytes an entry: two to a document
+    full(store, keys, [9] * 7)
+    counts = sorted(d["count"] for d in store.db[BLOCKS].find({"blockName": LAYOUT.names(9)[0]}))
+    assert counts == [1, 2, 2, 2]
+    assert all(d["bytes"] <= 200 for d in store.db[BLOCKS].find())
+    store.close()
+
+
+# --- batched reads and writes ---------------------------------------------------------------
+
+class Spy:
+    """Counts top-level calls of collection methods (not the calls mongomock makes inside them)."""
+
+    def __init__(self, monkeypatch, cls, methods):
+        self.calls: list[tuple[str, str]] = []
+        local = threading.local()
+        for method in methods:
+            original = getattr(cls, method)
+
+            def spy(coll, *args, _original=original, _method=method, **kwargs):
+                depth = getattr(local, "depth", 0)
+                if depth == 0:
+                    self.calls.append((_method, coll.name))
+                local.depth = depth + 1
+                try:
+                    return _original(coll, *args, **kwargs)
+                finally:
+                    local.depth = depth
+
+            monkeypatch.setattr(cls, method, spy)
+
+    def count(self, method, collection=None):
+        return sum(1 for m, c in self.calls if m == method and collection in (None, c))
+
+
+WRITES = ["bulk_write", "insert_one", "insert_many", "update_one", "update_many", "replace_one", "delete_one",
+          "find_one_and_update", "delete_many"]
+
+
+def test_reads_of_many_blocks_keys_and_groups_are_chunked(store, monkeypatch):
+    full(store, ["1", "2"], [1, 1 << 63], groups=[Group(1, ["1", "2"], [0, 2], [Pair("1", "2", 2)], 1, 1)])
+    spy = Spy(monkeypatch, type(store.db[BLOCKS]), ["find", "find_one"])
+    names = [f"{p}:{v:04x}" for p in range(4) for v in range(1250)]  # 5,000 block names
+    got = store.block_entries("petitions", names)
+    assert got[LAYOUT.names(1)[0]] == [(1, "1")]
+    assert spy.count("find", BLOCKS) == math.ceil(5000 / mongo_module.NAMES_CHUNK) and spy.count("find_one") == 0
+    keys = [str(i) for i in range(12000)]
+    assert store.fingerprints("petitions", keys) == {"1": 1, "2": 1 << 63}
+    assert spy.count("find", "fingerprints") == math.ceil(12000 / mongo_module.KEYS_CHUNK)
+    assert store.group_ids_of("petitions", keys) == {"1": 1, "2": 1}
+    assert spy.count("find", "groups") == math.ceil(12000 / mongo_module.KEYS_CHUNK)
+
+
+def few_blocks(rng, n):
+    """Fingerprints whose 16-bit blocks take a few values each: many rows, few block documents
+    (mongomock checks a unique index by scanning the whole collection on every insert)."""
+    parts = rng.integers(0, 5, (n, 4), dtype=np.uint64)
+    return [int(a) << 48 | int(b) << 32 | int(c) << 16 | int(d) | (1 << 63) for a, b, c, d in parts]
+
+
+def test_writes_are_bulk(store, monkeypatch):
+    monkeypatch.setattr(mongo_module, "OPS_CHUNK", 100)
+    n = 600
+    rng = np.random.default_rng(7)
+    fps = few_blocks(rng, n)
+    keys = [str(i) for i in range(n)]
+    groups = [Group(g + 1, [str(2 * g), str(2 * g + 1)], [0, 1], [Pair(str(2 * g), str(2 * g + 1), 1)], 1, 1)
+              for g in range(100)]
+    spy = Spy(monkeypatch, type(store.db[BLOCKS]), WRITES)
+    run_id = full(store, keys, fps, groups=groups, skipped=[Skipped(f"s{i}", "no_features") for i in range(150)])
+    per_row = [m for m, _ in spy.calls if m not in ("bulk_write", "delete_many")]
+    assert len(per_row) <= 3, spy.calls  # run counter, run record, table state
+    assert spy.count("bulk_write", "fingerprints") == n // 100
+    assert spy.count("bulk_write", "groups") == 1 and spy.count("bulk_write", "skipped") == 2
+    assert spy.count("bulk_write") <= 12
+
+    spy.calls.clear()
+    old = dict(zip(keys, fps))
+    new = dict(zip((str(n + i) for i in range(250)), few_blocks(rng, 250)))
+    store.apply_changes(changes(run_id, remove=keys[:250], old=old, add=new, delete_groups=range(1, 51),
+                                upsert_groups=[Group(900 + i, [k, k + "x"], [0, 1], [], run_id, run_id)
+                                               for i, k in enumerate(list(new)[:150])]))
+    per_row = [m for m, _ in spy.calls if m not in ("bulk_write", "delete_many")]
+    assert len(per_row) <= 1, spy.calls  # table state
+    assert spy.count("bulk_write", "fingerprints") == 3 and spy.count("bulk_write", "groups") == 2
+    assert spy.count("bulk_write") <= 10
+    assert spy.count("delete_many") <= 3
+    check_buckets(store.db, store.bucket_size)
+    final = {**{k: v for k, v in old.items() if k not in keys[:250]}, **new}
+    assert store.fingerprints("petitions") == final
+
+
+# --- a full run swaps blocks; interrupted changes repair themselves -----------------------------
+
+def test_a_full_run_swaps_the_block_collection(store):
+    store.db["tmp.99.blocks.petitions"].insert_one({"left": "by a crashed run"})
+    store.db["tmp.99.blocks.other"].insert_one({"left": "by a crashed run of another table"})
+    full(store, ["1"], [1])
+    full(store, ["2"], [2])
+    names = store.db.list_collection_names()
+    assert "blocks.petitions" in names and "tmp.99.blocks.petitions" not in names
+    assert "tmp.99.blocks.other" in names
+    assert not [n for n in names if n.startswith("tmp.") and n.endswith(".blocks.petitions")]
+    assert {e for es in store.block_entries("petitions", LAYOUT.names(1) + LAYOUT.names(2)).values() for e in es} == {
+        (2, "2")}
+    assert "info_textname" in store.db[BLOCKS].index_information()
+
+
+@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5])
+def test_changes_interrupted_part_way_are_repaired_by_running_them_again(opener, monkeypatch, fail_at):
+    store = opener(bucket_size=2)
+    keys = [str(i) for i in range(8)]
+    old = {k: 5 + (i % 2) for i, k in enumerate(keys)}
+    run_id = full(store, keys, list(old.values()), groups=[Group(1, ["0", "2"], [0, 0], [Pair("0", "2", 0)], 1, 1)])
+    ch = changes(run_id, remove=["0", "1"], old=old, add={"0": 7, "8": 5, "9": 6},
+                 skipped=[Skipped("1", "no_features")], delete_groups=[1],
+                 upsert_groups=[Group(2, ["2", "4", "8"], [0, 0, 0], [Pair("2", "4", 0), Pair("2", "8", 0)], run_id, run_id)])
+    real_bulk, calls = MongoStore._bulk, []
+
+    def failing_bulk(self, coll, ops):  # the fail_at-th bulk write gets half way, then the connection goes
+        calls.append(coll.name)
+        if len(calls) == fail_at:
+            ops = list(ops)
+            real_bulk(self, coll, ops[:len(ops) // 2])
+            raise OperationFailure("connection lost")
+        return real_bulk(self, coll, ops)
+
+    monkeypatch.setattr(MongoStore, "_bulk", failing_bulk)
+    with pytest.raises(StoreError, match="connection lost"):
+        store.apply_changes(ch)
+    monkeypatch.setattr(MongoStore, "_bulk", real_bulk)
+    store.apply_changes(ch)
+    check_buckets(store.db, 2)
+    final = {**{k: v for k, v in old.items() if k not in ("0", "1")}, "0": 7, "8": 5, "9": 6}
+    assert store.fingerprints("petitions") == final
+    got = store.block_entries("petitions", sorted({n for fp in (5, 6, 7) for n in LAYOUT.names(fp)}))
+    assert sorted(e for es in got.values() for e in es) == sorted(
+        (fp, k) for k, fp in final.items() for _ in range(4))
+    assert store.skipped("petitions") == [Skipped("1", "no_features")]
+    assert [g.id for g in store.groups("petitions")] == [2] and store.max_group_id("petitions") == 2
+    store.close()
+
+
+# --- opening, errors, credentials --------------------------------------------------------------
+
+def test_unreachable_server_fails_at_once_with_the_password_masked():
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        open_store("mongodb://u:s3cret@127.0.0.1:1/db?serverSelectionTimeoutMS=300")
+    message = str(caught.value)
+    assert time.monotonic() - started < 5
+    assert "s3cret" not in message and "u:***@127.0.0.1" in message and "\n" not in message
+    assert len(message) < 400
+
+
+def test_driver_errors_are_one_line_without_credentials(monkeypatch):
+    store = MongoStore("mongodb://u:s3cret@h:27017/dedup", client=mongomock.MongoClient())
+
+    def boom(*_args, **_kwargs):
+        raise OperationFailure("not authorized on dedup as mongodb://u:s3cret@h:27017\nsecond line")
+
+    monkeypatch.setattr(type(store.db.fingerprints), "find", boom)
+    with pytest.raises(StoreError) as caught:
+        store.fingerprints("petitions")
+    message = str(caught.value)
+    assert "s3cret" not in message and "\n" not in message
+    assert message.startswith("store mongodb://u:***@h:27017/dedup: not authorized on dedup as mongodb://u:***@h")
+
+
+def test_a_url_without_a_database_is_refused():
+    for url in ("mongodb://127.0.0.1:27017", "mongodb://u:pw@127.0.0.1:27017/", "mongodb://h/?replicaSet=rs"):
+        with pytest.raises(StoreError, match="name a database in the URL") as caught:
+            MongoStore(url, client=mongomock.MongoClient())
+        assert "pw@" not in str(caught.value)
+
+
+def test_a_malformed_url_is_a_configuration_error():
+    with pytest.raises(ConfigError, match=r"store.url: cannot use mongodb://u:\*\*\*@\[bad/db"):
+        open_store("mongodb://u:pw@[bad/db")
+
+
+def test_a_table_name_mongodb_cannot_hold_is_refused(store):
+    with pytest.raises(StoreError, match="cannot name a MongoDB collection"):
+        store.block_entries("a$b", ["0:0000"])
+
+
+def test_open_store_opens_mongodb_urls(monkeypatch):
+    made = []
+    shared = mongomock.MongoClient()
+
+    def client(url, **kwargs):
+        made.append((url, kwargs))
+        return shared
+
+    monkeypatch.setattr(mongo_module, "MongoClient", client)
+    store = open_store("mongodb://h:27017/dedup", bucket_size=7)
+    assert isinstance(store, MongoStore) and store.bucket_size == 7 and store.db.name == "dedup"
+    assert made[-1][1]["serverSelectionTimeoutMS"] == mongo_module.DEFAULT_TIMEOUT_MS
+    store.close()
+    store = open_store("mongodb+srv://u:pw@cluster.example/other?serverSelectionTimeoutMS=100")
+    assert store.db.name == "other" and "serverSelectionTimeoutMS" not in made[-1][1]
+    store.close()
+    with pytest.raises(ConfigError, match="bucket_size"):
+        open_store("mongodb://h:27017/dedup", bucket_size=0)
+
+
+# --- migrations --------------------------------------------------------------------------------
+
+@pytest.fixture
+def mocked_server(monkeypatch):
+    """Every MongoClient the store makes talks to one mongomock server."""
+    shared = mongomock.MongoClient()
+    monkeypatch.setattr(mongo_module, "MongoClient", lambda *a, **kw: shared)
+    return shared
+
+
+def test_first_use_creates_the_indexes_and_records_the_version(store):
+    assert store.db.dedup_meta.find_one({"_id": "schema"})["version"] == mongo_migrate.head_version()
+    assert store.db.fingerprints.index_information()["table_key"]["unique"]
+    assert store.db.groups.index_information()["table_group"]["unique"]
+    assert "table_member" in store.db.groups.index_information()
+    assert store.db.skipped.index_information()["table_key"]["unique"]
+
+
+def test_migrate_command(mocked_server):
+    head = mongo_migrate.head_version()
+    assert migrate_store("mongodb://u:pw@h/dedup") == f"store mongodb://u:***@h/dedup migrated from empty to version {head}"
+    assert migrate_store("mongodb://u:pw@h/dedup") == f"store mongodb://u:***@h/dedup is up to date (version {head})"
+    open_store("mongodb://h/dedup").close()
+
+
+def test_a_newer_schema_is_refused(mocked_server):
+    open_store("mongodb://h/dedup").close()
+    mocked_server.dedup.dedup_meta.update_one({"_id": "schema"}, {"$set": {"version": 99}})
+    with pytest.raises(StoreError, match="newer than this dedup knows"):
+        open_store("mongodb://h/dedup")
+    with pytest.raises(StoreError, match="newer than this dedup knows"):
+        migrate_store("mongodb://h/dedup")
+
+
+def test_an_older_schema_asks_for_dedup_migrate(mocked_server, monkeypatch):
+    open_store("mongodb://h/dedup").close()
+    module = mongo_migrate.steps_module()
+    ran = []
+    monkeypatch.setattr(module, "STEPS", [*module.STEPS, (99, "a later step", lambda db: ran.append(db.name))])
+    with pytest.raises(StoreError, match=r"at version 1, this dedup needs 99: run `dedup migrate`"):
+        open_store("mongodb://h/dedup")
+    assert migrate_store("mongodb://h/dedup") == "store mongodb://h/dedup migrated from 1 to version 99"
+    assert ran == ["dedup"]
+    open_store("mongodb://h/dedup").close()
+
+
+def test_the_steps_ship_with_the_package():
+    from dedup.store.sql_migrate import migrations_dir
+
+    assert (migrations_dir() / "mongo" / "steps.py").is_file()
+    assert (migrations_dir() / "mongo" / "__init__.py").is_file()
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert '"dedup._migrations.mongo"' in pyproject
+
+
+def test_injected_client_is_left_open():
+    client = mongomock.MongoClient()
+    MongoStore(MOCK_URL, client=client).close()
+    assert client.dedup_test.dedup_meta.find_one({"_id": "schema"}) is not None
