@@ -22,9 +22,23 @@ from test_pipeline import BASE, OTHER
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 
 
-@pytest.fixture(params=["sqlite", "postgres", "mariadb"])
-def store_url(request):
-    return request.getfixturevalue(f"{request.param}_url")
+@pytest.fixture(params=["sqlite", "postgres", "mariadb", "mongomock"])
+def store_url(request, monkeypatch):
+    """A store URL per backend; for mongomock, every MongoStore opened in the test shares one client."""
+    if request.param != "mongomock":
+        return request.getfixturevalue(f"{request.param}_url")
+    import mongomock
+    from mongo_fixtures import MOCK_URL
+
+    client = mongomock.MongoClient()
+    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+    return MOCK_URL
+
+
+@pytest.fixture
+def small(store_url):
+    """Sizes for the equivalence test: mongomock rescans a collection on every write, so it gets fewer rows."""
+    return (60, 110, 160) if store_url.startswith("mongodb") else (250, 480, 700)
 
 
 def cfg_for(source_url, store_url, **kw):
@@ -61,19 +75,20 @@ def full_reference(source_url, tmp_path):
     return memberships(ref)
 
 
-def test_full_then_incremental_runs_equal_one_full_run(store_url, tmp_path):
-    sample = generate_petitions(700, seed=11)
+def test_full_then_incremental_runs_equal_one_full_run(store_url, small, tmp_path):
+    first, second, total = small
+    sample = generate_petitions(total, seed=11, duplicate_share=0.3)
     src = f"sqlite:///{tmp_path / 'src.db'}"
-    write_sample_db(src, SampleTable(sample.rows[:250], sample.truth))
+    write_sample_db(src, SampleTable(sample.rows[:first], sample.truth))
     cfg = cfg_for(src, store_url)
     run_full(cfg)
     first_groups = memberships(cfg)
-    append(src, sample.rows[250:480])
+    append(src, sample.rows[first:second])
     r1 = run_incremental(cfg)
-    assert r1.rows_read == 230
-    append(src, sample.rows[480:])
+    assert r1.rows_read == second - first
+    append(src, sample.rows[second:])
     r2 = run_incremental(cfg)
-    assert r2.rows_read == 220 and r2.changed == 0
+    assert r2.rows_read == total - second and r2.changed == 0
     assert memberships(cfg) == full_reference(src, tmp_path)
     assert len(memberships(cfg)) > len(first_groups)  # new rows did form or join groups
 
@@ -81,9 +96,9 @@ def test_full_then_incremental_runs_equal_one_full_run(store_url, tmp_path):
     later = max(r["updated_at"] for r in sample.rows) + dt.timedelta(hours=1)
     grouped = memberships(cfg)[0][0]
     update(src, int(grouped), content="完全不同的内容：本人反映单位食堂卫生问题，请予以调查。", updated_at=later)
-    update(src, 7, content=sample.rows[600]["content"], name=sample.rows[600]["name"],
-           phone=sample.rows[600]["phone"], address=sample.rows[600]["address"],
-           title=sample.rows[600]["title"], updated_at=later)
+    donor = sample.rows[total - 20]
+    update(src, 7, content=donor["content"], name=donor["name"], phone=donor["phone"], address=donor["address"],
+           title=donor["title"], updated_at=later)
     r3 = run_incremental(cfg)
     assert r3.rows_read == 2 and r3.changed == 2
     assert memberships(cfg) == full_reference(src, tmp_path)
@@ -282,3 +297,88 @@ def test_killed_runs_then_a_clean_run_give_the_same_groups(tmp_path):
     store.close()
     flat = [(name, key) for name, es in entries.items() for _, key in es]
     assert len(flat) == len(set(flat))  # no entry twice in a block
+
+
+def test_mongo_changes_cut_at_each_write_are_repaired_by_running_again(monkeypatch, tmp_path):
+    """No transactions on MongoDB: cut the incremental write at its 1st, 2nd, ... write operation,
+    re-run each time, and end with the groups of one full run and no block entry twice."""
+    import mongomock
+    from mongomock.collection import Collection
+    from pymongo.errors import AutoReconnect
+
+    from dedup.store.mongo import MongoStore
+    from mongo_fixtures import MOCK_URL
+
+    client = mongomock.MongoClient()
+    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+    sample = generate_petitions(140, seed=21, duplicate_share=0.3)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:70], sample.truth))
+    cfg = cfg_for(src, MOCK_URL)
+    run_full(cfg)
+    append(src, sample.rows[70:])
+    expected = full_reference(src, tmp_path)
+
+    state = {"armed": False, "calls": 0, "cut_at": 0}
+    writes = ["bulk_write", "insert_one", "insert_many", "update_one", "update_many", "replace_one",
+              "delete_one", "delete_many", "find_one_and_update", "drop", "rename"]
+    for name in writes:
+        real_method = getattr(Collection, name)
+
+        def cut(self, *args, _real=real_method, **kwargs):
+            if state["armed"]:
+                state["calls"] += 1
+                if state["calls"] == state["cut_at"]:
+                    raise AutoReconnect("injected: connection lost")
+            return _real(self, *args, **kwargs)
+        monkeypatch.setattr(Collection, name, cut)
+    real_apply = MongoStore.apply_changes
+
+    def armed_apply(self, changes):
+        state.update(armed=True, calls=0)
+        try:
+            return real_apply(self, changes)
+        finally:
+            state["armed"] = False
+    monkeypatch.setattr(MongoStore, "apply_changes", armed_apply)
+
+    cuts = 0
+    # mongomock runs a bulk_write through its single-document methods, so cuts also fall inside a bulk
+    for at in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584):
+        state["cut_at"] = at
+        try:
+            run_incremental(cfg)
+        except Exception as e:
+            assert "injected" in str(e)
+            cuts += 1
+            continue
+        break
+    else:
+        state["cut_at"] = 0
+        run_incremental(cfg)
+    assert cuts >= 5  # the write was cut at several points before one got through
+    assert memberships(cfg) == expected
+    blocks = client["dedup_test"]["blocks.petitions"]
+    entries = [(d["blockName"], e["textname"]) for d in blocks.find() for e in d["info"]]
+    assert len(entries) == len(set(entries))
+    assert len(entries) == 4 * len(open_store(MOCK_URL).fingerprints("petitions"))
+
+
+def test_full_run_writes_the_same_groups_on_every_store(store_url, tmp_path):
+    sample = generate_petitions(150, seed=2, duplicate_share=0.3)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, sample)
+    cfg = cfg_for(src, store_url)
+    run_full(cfg)
+    ref = cfg_for(src, f"sqlite:///{tmp_path / 'ref.db'}")
+    run_full(ref)
+
+    def everything(c):
+        store = open_store(c.store_url)
+        try:
+            groups = [(g.id, g.keys, g.distances, g.pairs) for g in store.groups("petitions")]
+            return groups, store.fingerprints("petitions"), store.skipped("petitions")
+        finally:
+            store.close()
+    got, want = everything(cfg), everything(ref)
+    assert got == want and len(got[0]) >= 5
