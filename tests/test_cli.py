@@ -185,3 +185,28 @@ def test_incremental_on_a_locked_table_is_exit_3(runner, project, tmp_path):
     out = runner.invoke(main, ["-c", str(project), "incremental"])
     assert out.exit_code == 3
     assert out.output.startswith("Error: table 'petitions' is locked by another run (cronhost:42:abc) until ")
+
+
+def test_full_incremental_and_report_with_a_mongodb_store(runner, project, tmp_path, monkeypatch):
+    """The CLI on the MongoDB store (mongomock standing in for the server)."""
+    import mongomock
+    from mongo_fixtures import MOCK_URL
+
+    client = mongomock.MongoClient()
+    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+    project.write_text(project.read_text().replace('sqlite:///store.db', MOCK_URL), encoding="utf-8")
+    assert runner.invoke(main, ["-c", str(project), "migrate"]).output.endswith("migrated from empty to version 1\n")
+    assert runner.invoke(main, ["-c", str(project), "full"]).exit_code == 0
+    from test_incremental import append
+    append(f"sqlite:///{tmp_path / 'src.db'}", [petition(10, OTHER, "李四")])
+    assert runner.invoke(main, ["-c", str(project), "incremental"]).exit_code == 0
+    data = json.loads(runner.invoke(main, ["-c", str(project), "report", "-f", "json"]).output)
+    assert sorted([r["key"] for r in g["rows"]] for g in data["groups"]) == [["1", "3"], ["2", "10"]]
+    assert client["dedup_test"]["blocks.petitions"].count_documents({}) > 0
+
+
+def test_unreachable_mongodb_is_exit_1_with_the_password_masked(runner, project):
+    url = "mongodb://u:mongopw@127.0.0.1:1/dedup?serverSelectionTimeoutMS=300"
+    project.write_text(project.read_text().replace('sqlite:///store.db', url), encoding="utf-8")
+    out = runner.invoke(main, ["-c", str(project), "full"])
+    assert out.exit_code == 1 and "mongopw" not in out.output and out.output.startswith("Error: store mongodb://u:***@")
