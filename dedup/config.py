@@ -27,7 +27,7 @@ KEYS = {
     "source": {"url", "batch_size"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance"},
-    "text": {"stopwords", "hmm"},
+    "text": {"stopwords", "hmm", "workers"},
     "tables.<name>": {"key", "watermark", "fields", "display"},
     "tables.<name>.fields.<column>": {"kind", "weight"},
 }
@@ -65,10 +65,12 @@ class TableConfig:
 
 @dataclass(frozen=True)
 class TextConfig:
-    """How long text is segmented: the stopword file (None = bundled list) and jieba's HMM switch."""
+    """How long text is segmented: the stopword file (None = bundled list), jieba's HMM switch, and
+    how many processes segment and fingerprint rows ("auto" = one per core)."""
 
     stopwords: Path | None = None
     hmm: bool = True
+    workers: int | str = "auto"
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,10 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     hmm = text.get("hmm", True) if isinstance(text, dict) else True
     if not isinstance(hmm, bool):
         problems.add("text.hmm", "must be true or false")
+    workers = text.get("workers", "auto") if isinstance(text, dict) else "auto"
+    if workers != "auto" and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        problems.add("text.workers", "must be auto or a whole number from 1 upwards")
+        workers = "auto"
 
     tables_raw = _mapping(data, "tables", problems, required=True)
     tables: dict[str, TableConfig] = {}
@@ -213,7 +219,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         batch_size=batch_size,
         bucket_size=bucket_size,
         tables=tables,
-        text=TextConfig(stopwords=stop_path, hmm=hmm),
+        text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers),
         path=None if base_dir is None else base_dir,
     )
 

@@ -23,6 +23,7 @@ from .config import Config
 from .errors import ConfigError
 from .groups import Group, Pair, UnionFind, row_pairs
 from .normalize import key_sort
+from .parallel import resolve_workers
 from .pipeline import FullResult, Progress, fingerprint_rows, fingerprint_version, make_featurizer, table_run
 from .store import Store, TableChanges
 
@@ -73,7 +74,8 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
         since = state.watermark if state is not None else None
         if on_total is not None:
             on_total(source.count(since))
-        batch = fingerprint_rows(source, featurizer, progress, since=since, by_watermark=True)
+        batch = fingerprint_rows(source, featurizer, progress, since=since, by_watermark=True,
+                                 workers=resolve_workers(config.text.workers))
         result = IncrementalResult(tcfg.name, run_id=run.id)
         changes = plan_changes(store, config, batch, run.id, version, result)
         store.apply_changes(changes)

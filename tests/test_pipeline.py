@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from dedup.candidates import brute_force_pairs
+from dedup.config import parse_config
 from dedup.errors import ConfigError
 from dedup.groups import UnionFind
 from dedup.normalize import key_sort
@@ -114,3 +115,20 @@ def test_fingerprints_are_uint64(sqlite_url, tmp_path):
     make_table(sqlite_url, [petition(i, f"{i} {BASE}") for i in range(1, 4)])
     result = run_full(config_for(sqlite_url, f"sqlite:///{tmp_path / 's.db'}"))
     assert result.fingerprints.dtype == np.uint64 and len(result.fingerprints) == 3
+
+
+def test_worker_processes_give_the_same_result(sqlite_url, tmp_path):
+    sample = generate_petitions(500, seed=9)
+    write_sample_db(sqlite_url, sample)
+    fields = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+    results = []
+    for workers in (1, 2):
+        cfg = parse_config({"source": {"url": sqlite_url, "batch_size": 40},
+                            "store": {"url": f"sqlite:///{tmp_path / f'store-{workers}.db'}"},
+                            "text": {"workers": workers},
+                            "tables": {"petitions": {"key": "id", "watermark": "updated_at", "fields": fields}}})
+        results.append(run_full(cfg))
+    one, two = results
+    assert one.keys == two.keys and np.array_equal(one.fingerprints, two.fingerprints)
+    assert [g.keys for g in one.groups] == [g.keys for g in two.groups]
+    assert sorted(one.skipped, key=str) == sorted(two.skipped, key=str) and one.watermark == two.watermark

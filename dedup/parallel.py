@@ -1,0 +1,97 @@
+"""Featurising and fingerprinting batches of rows, in worker processes when there are cores to spare.
+
+Segmentation (jieba, pure Python) is the cost of a run; it parallelises across processes, not
+threads. Batches go to a process pool with a bounded number in flight, so memory stays flat and
+results come back in reading order. Small tables never start a pool.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Iterator
+
+import numpy as np
+
+from . import fingerprint
+from .features import Featurizer
+from .store import Skipped
+
+Rows = list[tuple[str, dict]]
+Output = tuple[list[str], np.ndarray, list[Skipped]]  # fingerprinted keys, their fingerprints, skipped rows
+
+_WORKER_FEATURIZER: Featurizer | None = None
+
+
+def resolve_workers(setting: int | str | None) -> int:
+    """``auto`` (or None) = the number of cores; otherwise the given number, at least 1."""
+    if setting in (None, "auto"):
+        return max(1, os.cpu_count() or 1)
+    return max(1, int(setting))
+
+
+def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
+    """Fingerprints of the rows that have features; the others as skipped (no features or unreadable)."""
+    feats, keys, skipped = [], [], []
+    for key, row in rows:
+        try:
+            f = featurizer.features(row)
+        except (UnicodeDecodeError, ValueError, TypeError) as e:
+            skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
+            continue
+        if f:
+            feats.append(f)
+            keys.append(key)
+        else:
+            skipped.append(Skipped(key, "no_features", "every field is empty"))
+    fps = fingerprint.simhash_batch(feats) if feats else np.empty(0, dtype=np.uint64)
+    return keys, fps, skipped
+
+
+def _init_worker(featurizer: Featurizer) -> None:
+    global _WORKER_FEATURIZER
+    _WORKER_FEATURIZER = featurizer
+
+
+def _work(rows: Rows) -> Output:
+    return featurize_rows(_WORKER_FEATURIZER, rows)
+
+
+class Featurizing:
+    """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``."""
+
+    def __init__(self, featurizer: Featurizer, workers: int):
+        self.featurizer = featurizer
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+        self.pending: deque[tuple[Future, int]] = deque()
+        self.batches = 0
+
+    def __enter__(self) -> "Featurizing":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def submit(self, rows: Rows, n: int) -> Iterator[tuple[Output, int]]:
+        """``n`` is the number of rows the batch stands for (its unreadable ones included)."""
+        self.batches += 1
+        if self.workers <= 1 or self.batches == 1:  # the first batch may be the only one: no pool yet
+            yield featurize_rows(self.featurizer, rows), n
+            return
+        if self.pool is None:
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
+                                            initializer=_init_worker, initargs=(self.featurizer,))
+        self.pending.append((self.pool.submit(_work, rows), n))
+        while len(self.pending) > 2 * self.workers:
+            future, count = self.pending.popleft()
+            yield future.result(), count
+
+    def drain(self) -> Iterator[tuple[Output, int]]:
+        while self.pending:
+            future, count = self.pending.popleft()
+            yield future.result(), count
