@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import signal
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,12 @@ from .errors import DedupError
 from .masking import mask_secrets
 
 log = logging.getLogger("dedup")
+
+
+def _exit_on_sigterm(signum, _frame) -> None:
+    """SIGTERM (kill, cron timeouts, systemd) unwinds like an error: worker processes are shut down,
+    the lock is released, nothing half-written is committed."""
+    raise SystemExit(128 + signum)
 
 
 class MaskingFormatter(logging.Formatter):
@@ -85,6 +92,10 @@ def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
     Exit codes: 0 success, 1 failure while working, 2 bad usage or configuration,
     3 the table is locked by another run.
     """
+    try:
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        pass
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(MaskingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, handlers=[handler], force=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterator
@@ -53,6 +55,24 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
 def _init_worker(featurizer: Featurizer) -> None:
     global _WORKER_FEATURIZER
     _WORKER_FEATURIZER = featurizer
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it shuts the pool down
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when its parent dies, even by SIGKILL, so a killed
+    run leaves no orphan processes behind."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before the request took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 def _work(rows: Rows) -> Output:

@@ -1,0 +1,75 @@
+"""A run stopped by SIGTERM or SIGKILL leaves no worker processes behind; SIGTERM also frees the lock."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from dedup.sample import generate_petitions, write_sample_db
+from dedup.store import open_store
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def children(pid: int) -> set[int]:
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(entry))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    d = tmp_path_factory.mktemp("signals")
+    write_sample_db(f"sqlite:///{d / 'src.db'}", generate_petitions(6000, seed=1))
+    (d / "dedup.yaml").write_text(
+        'source: {url: "sqlite:///src.db", batch_size: 100}\nstore: {url: "sqlite:///store.db"}\n'
+        "text: {workers: 2}\n"
+        "tables: {petitions: {key: id, watermark: updated_at, fields: {name: short, title: text, content: text}}}\n",
+        encoding="utf-8")
+    return d
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_stopped_run_leaves_no_workers(project, sig):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-m", "dedup", "-c", str(project / "dedup.yaml"), "full", "-q"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        workers = children(proc.pid)
+    assert len(workers) >= 2, "the run did not start its worker processes"
+    proc.send_signal(sig)
+    code = proc.wait(timeout=60)
+    assert code == (128 + sig if sig == signal.SIGTERM else -sig)
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(w) for w in workers)
+    if sig == signal.SIGTERM:
+        store = open_store(f"sqlite:///{project / 'store.db'}")
+        try:
+            store.acquire_lock("petitions", "test:1:x", 60)  # released by the stopped run
+            store.release_lock("petitions", "test:1:x")
+        finally:
+            store.close()
