@@ -37,15 +37,15 @@ from dedup.config import Config, parse_config
 from dedup.demo import DEMO_CONFIG
 from dedup.features import Featurizer
 from dedup.fingerprint import simhash_batch
-from dedup.pipeline import FullResult, find_groups, fingerprint_version, make_featurizer, run_full
+from dedup.parallel import resolve_workers
+from dedup.pipeline import FullResult, find_groups, make_featurizer, run_full
 from dedup.sample import SampleTable, generate_petitions, write_sample_db
 from dedup.segment import tokenizer
 from dedup.source import Source
-from dedup.store import RunRecord, TableSnapshot, open_store
 
 POSTGRES_URL = os.environ.get("DEDUP_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 MAX_DISTANCE = 3
-PY_SIMHASH_MAX_ROWS = 5_000  # the pure-Python loop is ~100x slower; a subsample gives its rate
+PY_SIMHASH_MAX_ROWS = 5_000  # the pure-Python loop is slow on 100k rows; a subsample gives its rate
 BRUTE_FORCE_MAX_ROWS = 20_000  # all-pairs is quadratic; a subsample checks agreement and its cost
 SHORT_CONTENT = 40  # characters: content shorter than this (or NULL/blank) counts as a short text
 HAMMING_BUCKETS = 8  # distances 0..7 counted one by one, then "8+"
@@ -84,9 +84,10 @@ def machine_facts() -> dict:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "cpu_count": os.cpu_count(),
-        "processes": 1,
+        "processes": "1 (text.workers: 1), except the run_full labelled '(auto)'",
         "numpy": np.__version__,
         "date": dt.date.today().isoformat(),
+        "load_average_1min": os.getloadavg()[0],  # other work on the machine skews every number
     }
 
 
@@ -94,12 +95,16 @@ def machine_facts() -> dict:
 # Config and databases
 
 
-def bench_config(source_url: str, store_url: str) -> Config:
-    """The demo's table config (name/phone/address short; title/content text) with absolute URLs."""
+def bench_config(source_url: str, store_url: str, workers: int | str = 1) -> Config:
+    """The demo's table config (name/phone/address short; title/content text) with absolute URLs.
+
+    ``workers`` is 1 by default so the whole run is one process like every other measurement.
+    """
     raw = yaml.safe_load(DEMO_CONFIG)
     raw["source"]["url"] = source_url
     raw["store"]["url"] = store_url
     raw["simhash"]["max_distance"] = MAX_DISTANCE
+    raw.setdefault("text", {})["workers"] = workers
     return parse_config(raw, origin="bench")
 
 
@@ -181,7 +186,9 @@ def simhash_textbook(features: dict[str, float]) -> int:
 def bench_simhash(feats: list[dict], seed: int) -> tuple[np.ndarray, dict, dict]:
     """simhash_batch on all rows, and the textbook loop on a subsample (checked to give the same bits)."""
     fps, secs = timed(simhash_batch, feats)
-    vec = {"rows": len(feats), "seconds": secs, "rows_per_s": rate(len(feats), secs)}
+    hash_secs = timed(lambda: [CityHash64(f.encode("utf-8")) for r in feats for f in r])[1]
+    vec = {"rows": len(feats), "seconds": secs, "rows_per_s": rate(len(feats), secs),
+           "cityhash_only_seconds": hash_secs}
     sub = [feats[i] for i in subsample(len(feats), PY_SIMHASH_MAX_ROWS, seed)]
     py, py_secs = timed(lambda: [simhash_textbook(f) for f in sub])
     _, vec_sub_secs = timed(simhash_batch, sub)
@@ -221,47 +228,52 @@ def read_all(source_url: str, config: Config) -> int:
         return sum(len(b.rows) + len(b.unreadable) for b in source.batches())
 
 
-def write_store(store_url: str, config: Config, result: FullResult) -> tuple[float, float]:
-    """Seconds to open (and migrate) a fresh store, and to replace the table's results in it."""
-    tcfg = config.table(None)
-    store, open_secs = timed(open_store, store_url)
-    try:
-        featurizer = make_featurizer(config, tcfg)
-        now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
-        snap = TableSnapshot(table=tcfg.name, keys=result.keys, fingerprints=result.fingerprints,
-                             groups=result.groups, skipped=result.skipped,
-                             version=fingerprint_version(config, featurizer), watermark=result.watermark,
-                             run=RunRecord(tcfg.name, "full", now, now, "ok", result.summary()))
-        _, write_secs = timed(store.replace_table, snap)
-    finally:
-        store.close()
-    return open_secs, write_secs
+class LastBatchClock:
+    """run_full's progress callback, used only to note when the last batch was fingerprinted.
+
+    That instant splits the run, without touching its code, into open+read+fingerprint (source and
+    store opened, every batch read and fingerprinted) and groups+store (pairs, groups, store write, close).
+    """
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+
+    def __call__(self, rows: int) -> None:
+        self.last = time.perf_counter()
 
 
-def bench_run(label: str, source_url: str, store_url: str, spare_store_url: str) -> tuple[FullResult, dict]:
-    """run_full end to end, then its DB-bound parts alone: reading the source, grouping, writing a spare store."""
-    config = bench_config(source_url, store_url)
-    result, secs = timed(run_full, config)
+def bench_run(label: str, source_url: str, store_url: str, workers: int | str = 1) -> tuple[FullResult, dict]:
+    """run_full end to end (split in two by its progress callback), then reading and grouping alone."""
+    config = bench_config(source_url, store_url, workers)
+    clock = LastBatchClock()
+    start = time.perf_counter()
+    result = run_full(config, progress=clock)
+    end = time.perf_counter()
+    secs = end - start
     read_secs = timed(read_all, source_url, config)[1]
     groups_secs = timed(find_groups, result.keys, result.fingerprints, config)[1]
-    open_secs, write_secs = write_store(spare_store_url, config, result)
     return result, {"label": label, "rows": result.rows_read, "seconds": secs,
                     "rows_per_s": rate(result.rows_read, secs), "groups": len(result.groups),
+                    "in_run_read_fingerprint_seconds": clock.last - start,
+                    "in_run_groups_store_seconds": end - clock.last,
                     "read_seconds": read_secs, "find_groups_seconds": groups_secs,
-                    "store_open_seconds": open_secs, "store_write_seconds": write_secs}
+                    "store_seconds_estimate": max(end - clock.last - groups_secs, 0.0)}
 
 
 def bench_runs(sample: SampleTable, tmp: Path, with_postgres: bool) -> tuple[FullResult, list[dict]]:
-    """SQLite -> SQLite always; SQLite -> PostgreSQL and PostgreSQL -> PostgreSQL with --postgres."""
+    """SQLite -> SQLite (one process, then text.workers auto); with --postgres also a PostgreSQL store and source."""
     src = sqlite_url(tmp, "petitions.db")
-    result, first = bench_run("sqlite -> sqlite", src, sqlite_url(tmp, "store.db"), sqlite_url(tmp, "spare.db"))
-    runs = [first]
+    result, first = bench_run("sqlite -> sqlite", src, sqlite_url(tmp, "store.db"))
+    label = f"sqlite -> sqlite, {resolve_workers('auto')} workers (auto)"
+    parallel, second = bench_run(label, src, sqlite_url(tmp, "store-auto.db"), "auto")
+    second["same_fingerprints_as_one_process"] = bool(np.array_equal(parallel.fingerprints, result.fingerprints))
+    runs = [first, second]
     if with_postgres:
-        with postgres_schema() as store, postgres_schema() as spare:
-            runs.append(bench_run("sqlite -> postgres", src, store, spare)[1])
-        with postgres_schema() as pg_src, postgres_schema() as store, postgres_schema() as spare:
+        with postgres_schema() as store:
+            runs.append(bench_run("sqlite -> postgres", src, store)[1])
+        with postgres_schema() as pg_src, postgres_schema() as store:
             _, load_secs = timed(write_sample_db, pg_src, sample)
-            row = bench_run("postgres -> postgres", pg_src, store, spare)[1]
+            row = bench_run("postgres -> postgres", pg_src, store)[1]
             runs.append({**row, "sample_load_seconds": load_secs})
     return result, runs
 
@@ -336,6 +348,7 @@ def short_texts(result: FullResult, sample: SampleTable) -> dict:
 
 
 def bench_size(n: int, seed: int, with_postgres: bool) -> dict:
+    load_at_start = os.getloadavg()[0]
     sample = generate_petitions(n, seed=seed)
     with tempfile.TemporaryDirectory(prefix="dedup-bench-") as d:
         tmp = Path(d)
@@ -351,6 +364,7 @@ def bench_size(n: int, seed: int, with_postgres: bool) -> dict:
         del feats
         result, runs = bench_runs(sample, tmp, with_postgres)
     return {"rows": n, "seed": seed, "max_distance": MAX_DISTANCE, "machine": machine_facts(),
+            "load_average_1min_at_start": load_at_start,
             "segmentation": seg, "featurize": feat, "simhash_batch": vec, "simhash_python": py,
             "fingerprinting": fingerprinting, "pair_search": pairs, "full_runs": runs,
             "same_fingerprints_in_memory_and_run": bool(np.array_equal(fps, result.fingerprints)),
@@ -362,14 +376,15 @@ def fmt_rate(x: float) -> str:
 
 
 def speed_lines(r: dict) -> list[str]:
-    n, py, pairs = r["rows"], r["simhash_python"], r["pair_search"]
+    py, pairs = r["simhash_python"], r["pair_search"]
     sub_py = f"subsample of {py['rows']:,} rows" if py["subsample"] else "all rows"
     sub_bf = f"subsample of {pairs['subsample_rows']:,} rows" if pairs["subsample"] else "all rows"
     rows = [
         ("segmentation alone: jieba lcut(title), lcut(content)", r["segmentation"], "baseline: the cost to beat"),
         ("fingerprinting: featurize + simhash_batch", r["fingerprinting"], "no DB I/O"),
         ("  featurize (Featurizer.features)", r["featurize"], f"{r['featurize']['features_per_row']:.0f} features/row"),
-        ("  simhash_batch (numpy), precomputed features", r["simhash_batch"], ""),
+        ("  simhash_batch (numpy), precomputed features", r["simhash_batch"],
+         f"of which {r['simhash_batch']['cityhash_only_seconds']:.2f}s is the CityHash64 calls alone"),
         ("  simhash textbook loop (pure Python)", py,
          f"{sub_py}; same bits: {'yes' if py['agrees_with_simhash_batch'] else 'NO'}; "
          f"simhash_batch on these rows {py['simhash_batch_same_rows_per_s']:,.0f} rows/s"),
@@ -377,7 +392,8 @@ def speed_lines(r: dict) -> list[str]:
     out = [f"{'stage':<55}{'rows':>9}{'seconds':>10}{'rows/s':>13}  note", "-" * 110]
     out += [f"{name:<55}{m['rows']:>9,}{m['seconds']:>10.2f}{fmt_rate(m['rows_per_s'])}  {note}" for name, m, note in rows]
     out += [
-        f"{'pair search: near_pairs (block search), all N':<55}{n:>9,}{pairs['near_pairs_seconds']:>10.2f}"
+        f"{'pair search: near_pairs (block search), all rows':<55}{pairs['rows']:>9,}"
+        f"{pairs['near_pairs_seconds']:>10.2f}"
         f"{'':>13}  {pairs['pairs']:,} pairs within k={r['max_distance']}",
         f"{'  near_pairs on the brute-force rows':<55}{pairs['subsample_rows']:>9,}"
         f"{pairs['near_pairs_subsample_seconds']:>10.2f}{'':>13}  {sub_bf}",
@@ -388,9 +404,13 @@ def speed_lines(r: dict) -> list[str]:
     for run in r["full_runs"]:
         out.append(f"{'whole run_full: ' + run['label']:<55}{run['rows']:>9,}{run['seconds']:>10.2f}"
                    f"{fmt_rate(run['rows_per_s'])}  {run['groups']:,} groups")
-        out.append(f"{'':<55}{'':>9}{'':>10}{'':>13}  parts measured alone: read {run['read_seconds']:.2f}s, "
-                   f"find_groups {run['find_groups_seconds']:.2f}s, store open {run['store_open_seconds']:.2f}s "
-                   f"+ write {run['store_write_seconds']:.2f}s")
+        out.append(f"{'':<55}{'':>9}{'':>10}{'':>13}  in the run: open+read+fingerprint "
+                   f"{run['in_run_read_fingerprint_seconds']:.2f}s, groups+store {run['in_run_groups_store_seconds']:.2f}s")
+        out.append(f"{'':<55}{'':>9}{'':>10}{'':>13}  measured alone: read {run['read_seconds']:.2f}s, "
+                   f"find_groups {run['find_groups_seconds']:.2f}s -> store write etc. ~{run['store_seconds_estimate']:.2f}s")
+        if "same_fingerprints_as_one_process" in run:
+            same = "yes" if run["same_fingerprints_as_one_process"] else "NO"
+            out.append(f"{'':<55}{'':>9}{'':>10}{'':>13}  same fingerprints as the one-process run: {same}")
     return out
 
 
@@ -414,7 +434,8 @@ def quality_lines(r: dict) -> list[str]:
 
 
 def print_report(r: dict) -> None:
-    print(f"\n== {r['rows']:,} rows (seed {r['seed']}, k={r['max_distance']}) ==")
+    print(f"\n== {r['rows']:,} rows (seed {r['seed']}, k={r['max_distance']}; load average "
+          f"{r['load_average_1min_at_start']:.2f} at start, {r['machine']['load_average_1min']:.2f} at end) ==")
     print("\n".join(speed_lines(r)))
     print()
     print("\n".join(quality_lines(r)))
@@ -434,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--postgres: PostgreSQL not reachable at {POSTGRES_URL}: {why}")
     m = machine_facts()
     print(f"python {m['python']} ({m['implementation']}), {m['cpu_count']} CPUs, {m['platform']}, "
-          f"numpy {m['numpy']}; single process; {m['date']}")
+          f"numpy {m['numpy']}; one process (text.workers: 1) except the run marked 'workers (auto)'; {m['date']}")
     args.out.mkdir(parents=True, exist_ok=True)
     for n in sizes:
         r = bench_size(n, args.seed, args.postgres)
