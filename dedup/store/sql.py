@@ -214,20 +214,24 @@ class SqlStore:
         def write():
             t = ch.table
             layout = BlockLayout.for_distance(int(ch.version["max_distance"]))
-            fps = [int(v) for v in ch.add_fingerprints]
             gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
-            names = list(dict.fromkeys([*ch.remove_block_names, *(n for fp in fps for n in layout.names(fp))]))
-            with self.engine.begin() as conn:
+            f = S.fingerprints.c
+            with self.engine.begin() as conn:  # one transaction: blocks always match fingerprints
                 for start in range(0, len(gone), _CHUNK):
                     chunk = gone[start:start + _CHUNK]
-                    conn.execute(S.fingerprints.delete().where(
-                        S.fingerprints.c.table_name == t, S.fingerprints.c.row_key.in_(chunk)))
-                    conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
-                    for n_start in range(0, len(names), _CHUNK):
+                    stored = conn.execute(sa.select(f.row_key, f.fingerprint).where(
+                        f.table_name == t, f.row_key.in_(chunk))).all()
+                    # exact primary keys of the old entries: cost follows the batch, not the store
+                    entries = [{"b_t": t, "b_n": name, "b_k": k}
+                               for k, fp in stored for name in layout.names(to_unsigned(fp))]
+                    if entries:
+                        b = S.blocks.c
                         conn.execute(S.blocks.delete().where(
-                            S.blocks.c.table_name == t, S.blocks.c.block_name.in_(names[n_start:n_start + _CHUNK]),
-                            S.blocks.c.textname.in_(chunk)))
-                _add_rows(conn, t, layout, ch.add_keys, fps)
+                            b.table_name == sa.bindparam("b_t"), b.block_name == sa.bindparam("b_n"),
+                            b.textname == sa.bindparam("b_k")), entries)
+                    conn.execute(S.fingerprints.delete().where(f.table_name == t, f.row_key.in_(chunk)))
+                    conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
+                _add_rows(conn, t, layout, ch.add_keys, [int(v) for v in ch.add_fingerprints])
                 _add_skipped(conn, t, ch.skipped)
                 _drop_groups(conn, t, [*ch.delete_groups, *(g.id for g in ch.upsert_groups)])
                 _add_groups(conn, t, ch.upsert_groups)
