@@ -58,15 +58,15 @@ class UnionFind:
         return list(out.values())
 
 
-def build_groups(keys: list[str], fps: np.ndarray, pairs: list[Pair]) -> list[Group]:
-    """Groups numbered 1.. in order of their lowest key; member order by key."""
-    fp_of = dict(zip(keys, (int(v) for v in fps)))
+def linked_groups(pairs: list[Pair], fp_of: dict[str, int]) -> list[Group]:
+    """Connected components of the pairs as unnumbered groups (id 0), in order of their lowest key:
+    members by key, distances to the first member, the component's pairs each once."""
     uf = UnionFind()
     for p in pairs:
         uf.union(p.a, p.b)
-    by_root: dict[str, list[Pair]] = {}
+    by_root: dict[str, set[Pair]] = {}
     for p in pairs:
-        by_root.setdefault(uf.find(p.a), []).append(p)
+        by_root.setdefault(uf.find(p.a), set()).add(p)
     groups = []
     for members in uf.components():
         members.sort(key=key_sort)
@@ -74,6 +74,12 @@ def build_groups(keys: list[str], fps: np.ndarray, pairs: list[Pair]) -> list[Gr
         gpairs = sorted(by_root[uf.find(members[0])], key=lambda p: (key_sort(p.a), key_sort(p.b)))
         groups.append(Group(0, members, [(fp_of[m] ^ first).bit_count() for m in members], gpairs))
     groups.sort(key=lambda g: key_sort(g.keys[0]))
+    return groups
+
+
+def build_groups(keys: list[str], fps: np.ndarray, pairs: list[Pair]) -> list[Group]:
+    """Groups numbered 1.. in order of their lowest key; member order by key."""
+    groups = linked_groups(pairs, dict(zip(keys, (int(v) for v in fps))))
     for n, g in enumerate(groups, 1):
         g.id = n
     return groups

@@ -21,7 +21,7 @@ import numpy as np
 from .candidates import near_pairs
 from .config import Config
 from .errors import ConfigError
-from .groups import Group, Pair, UnionFind, row_pairs
+from .groups import Group, Pair, linked_groups, row_pairs
 from .normalize import key_sort
 from .parallel import resolve_workers
 from .pipeline import FullResult, Progress, fingerprint_rows, fingerprint_version, make_featurizer, table_run
@@ -163,20 +163,11 @@ def _assign_ids(pairs: list[Pair], fp: dict[str, int], old_groups: dict[int, Gro
                 next_id: int, run_id: int, result: IncrementalResult) -> list[Group]:
     """Components of the pairs as groups, keeping stored ids: the oldest id of the groups a component
     contains survives; a split group's id stays with its part holding the lowest key."""
-    uf = UnionFind()
-    for p in pairs:
-        uf.union(p.a, p.b)
-    by_root: dict = {}
-    for p in pairs:
-        by_root.setdefault(uf.find(p.a), []).append(p)
-    components = sorted((sorted(c, key=key_sort) for c in uf.components()), key=lambda c: key_sort(c[0]))
     used: set[int] = set()
     out: list[Group] = []
-    for members in components:
+    for group in linked_groups(pairs, fp):
+        members = group.keys
         ids = sorted({old_group_of[m] for m in members if m in old_group_of} - used)
-        first = fp[members[0]]
-        gpairs = sorted(set(by_root[uf.find(members[0])]), key=lambda q: (key_sort(q.a), key_sort(q.b)))
-        group = Group(0, members, [(fp[m] ^ first).bit_count() for m in members], gpairs)
         if ids:
             old = old_groups[ids[0]]
             used.update(ids)
