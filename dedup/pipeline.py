@@ -114,13 +114,13 @@ def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress 
 
     with Featurizing(featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
-            if wm_col is not None:
+            if by_watermark:  # batches come in (watermark, key) order: the last row is the furthest
+                last = batch.last
+            elif wm_col is not None:
                 for _key, row in batch.rows:
                     if row.get(wm_col) is not None:
                         pos = (row[wm_col], row[key_col])
                         last = pos if last is None or pos > last else last
-            if by_watermark and batch.last is not None:
-                last = batch.last if last is None or batch.last > last else last
             result.skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
             take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
         take(featurizing.drain())

@@ -121,8 +121,7 @@ class Source:
         """Rows in the table, or (``since``) rows past that watermark position."""
         query = sa.select(sa.func.count()).select_from(self.table)
         if since is not None:
-            wm = self.table.c[self.config.watermark]
-            query = query.where(wm.is_not(None), _after([wm, self.key], (watermark_from_json(since), since["key"])))
+            query = query.where(self._window(since, by_watermark=True)[1])
         try:
             with self.engine.connect() as conn:
                 return int(conn.execute(query).scalar_one())
@@ -135,20 +134,12 @@ class Source:
 
         Rows whose watermark is NULL are never read by watermark.
         """
-        order = [self.key]
-        base = sa.true()
-        if by_watermark:
-            wm = self.table.c[self.config.watermark]
-            order = [wm, self.key]
-            base = wm.is_not(None)
-        after = None
-        if since is not None:
-            after = (watermark_from_json(since), since["key"]) if by_watermark else (since["key"],)
+        order, where = self._window(since, by_watermark)
         cols = self._columns()
         try:
             with self.engine.connect() as conn:
                 while True:
-                    query = sa.select(*cols).where(base, _after(order, after)).order_by(*order).limit(self.batch_size)
+                    query = sa.select(*cols).where(where).order_by(*order).limit(self.batch_size)
                     try:
                         result = conn.execute(query).mappings().all()
                         batch = SourceBatch(rows=[(key_to_text(r[self.key.name]), dict(r)) for r in result])
@@ -157,14 +148,28 @@ class Source:
                         if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                             raise
                         conn.rollback()
-                        batch, last = self._row_by_row(conn, cols, order, sa.and_(base, _after(order, after)), e)
+                        batch, last = self._row_by_row(conn, cols, order, where, e)
                     if last is None:
                         return
                     batch.last = last
                     yield batch
-                    after = last
+                    where = self._window(last, by_watermark, raw=True)[1]
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
+
+    def _window(self, position, by_watermark: bool, raw: bool = False) -> tuple[list, object]:
+        """Read order and the condition for rows strictly after ``position``: a stored watermark
+        position ({"value", "key", ...}), or with ``raw`` the order columns' values of a last row.
+
+        By watermark, rows whose watermark is NULL are never in the window.
+        """
+        order, base = [self.key], sa.true()
+        if by_watermark:
+            wm = self.table.c[self.config.watermark]
+            order, base = [wm, self.key], wm.is_not(None)
+        if position is not None and not raw:
+            position = (watermark_from_json(position), position["key"]) if by_watermark else (position["key"],)
+        return order, sa.and_(base, _after(order, position))
 
     def _row_by_row(self, conn, cols, order, where, cause) -> tuple[SourceBatch, tuple | None]:
         """Re-read one batch: its order columns first (they decode), then each row alone."""
