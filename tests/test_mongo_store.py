@@ -6,6 +6,7 @@ Runs on mongomock, and on a real server when DEDUP_TEST_MONGO_URI is set.
 
 import datetime as dt
 import math
+import re
 import threading
 import time
 from pathlib import Path
@@ -16,14 +17,14 @@ import numpy as np
 import pytest
 from bson.int64 import Int64
 from mongo_fixtures import MOCK_URL, mongo_live_url, mongo_opener  # noqa: F401  (fixture)
-from pymongo.errors import OperationFailure
+from pymongo.errors import DuplicateKeyError, OperationFailure
 
 import dedup.store.mongo as mongo_module
 from dedup.blocks import BlockLayout
 from dedup.errors import ConfigError, StoreError
 from dedup.fingerprint import to_signed
 from dedup.groups import Group, Pair
-from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, migrate_store, open_store
+from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, TermCounts, migrate_store, open_store
 from dedup.store import mongo_migrate
 from dedup.store.mongo import MongoStore
 
@@ -31,6 +32,7 @@ EDGE_FPS = [0, (1 << 63) - 1, 1 << 63, (1 << 64) - 1]
 VERSION = {"max_distance": 3}
 LAYOUT = BlockLayout.for_distance(3)
 BLOCKS = "blocks.petitions"
+TOP = (1 << 64) - 1
 
 
 @pytest.fixture(params=["mongomock", "mongo_live"])
@@ -45,18 +47,31 @@ def store(opener):
     s.close()
 
 
-def full(store, keys, fps, groups=(), skipped=(), table="petitions"):
+def terms_of(counts: dict) -> TermCounts:
+    return TermCounts(np.array(list(counts), dtype=np.uint64), np.array(list(counts.values()), dtype=np.int64))
+
+
+def full_snapshot(run_id, keys, fps, groups=(), skipped=(), table="petitions", sketches=None, terms=None):
+    """``sketches``: one (w1, w2, w3) per key or None; ``terms``: {hash: count} or None."""
+    return TableSnapshot(table, run_id, list(keys), np.array(fps, dtype=np.uint64), list(groups), list(skipped),
+                         VERSION, {"type": "int", "value": 1, "key": "1"},
+                         None if sketches is None else np.array(sketches, dtype=np.uint64).reshape(-1, 3),
+                         None if terms is None else terms_of(terms))
+
+
+def full(store, keys, fps, groups=(), skipped=(), table="petitions", sketches=None, terms=None):
     run_id = store.start_run(RunRecord(table, "full", dt.datetime(2026, 1, 1)))
-    store.replace_table(TableSnapshot(table, run_id, list(keys), np.array(fps, dtype=np.uint64), list(groups),
-                                      list(skipped), VERSION, {"type": "int", "value": 1, "key": "1"}))
+    store.replace_table(full_snapshot(run_id, keys, fps, groups, skipped, table, sketches, terms))
     return run_id
 
 
-def changes(run_id, remove=(), old=None, add=None, skipped=(), delete_groups=(), upsert_groups=()):
+def changes(run_id, remove=(), old=None, add=None, skipped=(), delete_groups=(), upsert_groups=(), sketches=None):
+    """``sketches``: {key: (w1, w2, w3)} for every added key, or None."""
     old, add = old or {}, add or {}
     names = sorted({n for k in remove if k in old for n in LAYOUT.names(old[k])})
+    add_sketches = None if sketches is None else np.array([sketches[k] for k in add], dtype=np.uint64).reshape(-1, 3)
     return TableChanges("petitions", run_id, list(remove), names, list(add), np.array(list(add.values()), dtype=np.uint64),
-                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, None)
+                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, None, add_sketches)
 
 
 def check_buckets(db, cap):
@@ -92,18 +107,43 @@ def test_block_documents_have_the_papers_layout(store):
     assert all(((1 << 64) - 1, "3") in entries for entries in top.values())
 
 
+def test_sketch_and_term_documents(store):
+    keys = [str(i) for i in range(len(EDGE_FPS))]
+    sketches = [(fp, TOP - fp, 1 << 63) for fp in EDGE_FPS]
+    terms = {0: 1, (1 << 63) - 1: 2, 1 << 63: 3, TOP: 2**31 - 1}
+    run_id = full(store, keys, EDGE_FPS, sketches=sketches, terms=terms)
+    sketch_of = dict(zip(keys, sketches))
+    for doc in store.db.fingerprints.find():
+        assert set(doc) == {"_id", "table", "key", "fp", "sketch"}
+        assert [type(w) for w in doc["sketch"]] == [Int64] * 3
+        assert doc["sketch"] == [to_signed(w) for w in sketch_of[doc["key"]]]
+    docs = list(store.db.terms.find())
+    assert len(docs) == len(terms)
+    for doc in docs:
+        assert set(doc) == {"_id", "table", "h", "n"} and doc["table"] == "petitions"
+        assert type(doc["h"]) is Int64 and doc["n"] == terms[doc["h"] % (1 << 64)]
+    store.apply_changes(changes(run_id, remove=["0"], old={"0": 0}, add={"0": 1, "9": TOP}))  # without sketches
+    for doc in store.db.fingerprints.find({"key": {"$in": ["0", "9"]}}):
+        assert set(doc) == {"_id", "table", "key", "fp"}
+    assert store.sketches("petitions", keys + ["9"]) == {k: v for k, v in sketch_of.items() if k != "0"}
+    assert store.term_counts("petitions", list(terms)) == terms
+
+
 def test_every_document_the_store_writes_is_bson(store):
     keys = [str(i) for i in range(len(EDGE_FPS))]
     run_id = full(store, keys, EDGE_FPS, groups=[Group(1, ["2", "3"], [0, 63], [Pair("2", "3", 63)], 1, 1)],
-                  skipped=[Skipped("x", "no_features", "")])
+                  skipped=[Skipped("x", "no_features", "")], sketches=[(TOP, 1 << 63, fp) for fp in EDGE_FPS],
+                  terms={TOP: 1, 1 << 63: 2, (1 << 63) - 1: 3})
     store.acquire_lock("petitions", "me", 60)
     store.apply_changes(changes(
         run_id, remove=["1"], old=dict(zip(keys, EDGE_FPS)), add={"1": (1 << 64) - 2, "5": 1 << 63},
         skipped=[Skipped("y", "unreadable", "bad")],
-        upsert_groups=[Group(2, ["3", "5"], [0, 63], [Pair("3", "5", 63)], run_id, run_id, [1])]))
+        upsert_groups=[Group(2, ["3", "5"], [0, 63], [Pair("3", "5", 63)], run_id, run_id, [1])],
+        sketches={"1": (TOP - 1, TOP, 1 << 63), "5": (1 << 63, 0, TOP)}))
     store.finish_run(run_id, "ok", {"rows": 4, "seconds": 0.5})
     names = store.db.list_collection_names()
-    assert {"blocks.petitions", "fingerprints", "groups", "skipped", "runs", "tables", "dedup_meta"} <= set(names)
+    assert {"blocks.petitions", "fingerprints", "groups", "skipped", "runs", "tables", "dedup_meta",
+            "terms"} <= set(names)
     for name in names:
         for doc in store.db[name].find():
             bson.encode(doc)  # mongomock would keep a Python int >= 2**63 that BSON cannot hold
@@ -202,6 +242,31 @@ def test_reads_of_many_blocks_keys_and_groups_are_chunked(store, monkeypatch):
     assert spy.count("find", "fingerprints") == math.ceil(12000 / mongo_module.KEYS_CHUNK)
     assert store.group_ids_of("petitions", keys) == {"1": 1, "2": 1}
     assert spy.count("find", "groups") == math.ceil(12000 / mongo_module.KEYS_CHUNK)
+    before = spy.count("find", "fingerprints")
+    assert store.sketches("petitions", keys) == {}
+    assert spy.count("find", "fingerprints") - before == math.ceil(12000 / mongo_module.KEYS_CHUNK)
+
+
+def test_term_lookups_are_chunked_and_read_only_the_terms_asked_for(store, monkeypatch):
+    terms = {h: h % 7 + 1 for h in [*range(0, 3000, 10), TOP, 1 << 63]}
+    full(store, ["1"], [1], terms=terms)
+    spy = Spy(monkeypatch, type(store.db.terms), ["find", "find_one", "aggregate"])
+    hashes = np.arange(12000, dtype=np.uint64)
+    hashes[-1] = TOP
+    expected = {h: n for h, n in terms.items() if h < 11999 or h == TOP}
+    assert store.term_counts("petitions", hashes) == expected
+    assert spy.count("find", "terms") == math.ceil(12000 / mongo_module.TERMS_CHUNK) > 1
+    spy.calls.clear()
+    real_find = type(store.db.terms).find
+    filters = []
+
+    def find(coll, flt=None, *args, **kwargs):
+        filters.append(flt)
+        return real_find(coll, flt, *args, **kwargs)
+
+    monkeypatch.setattr(type(store.db.terms), "find", find)
+    assert store.term_counts("petitions", [10, 11, 1 << 63]) == {10: 4, 1 << 63: terms[1 << 63]}
+    assert filters == [{"table": "petitions", "h": {"$in": [10, 11, -(1 << 63)]}}]
 
 
 def few_blocks(rng, n):
@@ -220,27 +285,33 @@ def test_writes_are_bulk(store, monkeypatch):
     groups = [Group(g + 1, [str(2 * g), str(2 * g + 1)], [0, 1], [Pair(str(2 * g), str(2 * g + 1), 1)], 1, 1)
               for g in range(100)]
     spy = Spy(monkeypatch, type(store.db[BLOCKS]), WRITES)
-    run_id = full(store, keys, fps, groups=groups, skipped=[Skipped(f"s{i}", "no_features") for i in range(150)])
+    run_id = full(store, keys, fps, groups=groups, skipped=[Skipped(f"s{i}", "no_features") for i in range(150)],
+                  sketches=[(fp, fp, fp) for fp in fps], terms={h: 1 for h in range(250)})
     per_row = [m for m, _ in spy.calls if m not in ("bulk_write", "delete_many")]
     assert len(per_row) <= 3, spy.calls  # run counter, run record, table state
     assert spy.count("bulk_write", "fingerprints") == n // 100
     assert spy.count("bulk_write", "groups") == 1 and spy.count("bulk_write", "skipped") == 2
-    assert spy.count("bulk_write") <= 12
+    assert spy.count("bulk_write", "terms") == 3 and spy.count("delete_many", "terms") == 1
+    assert spy.count("bulk_write") <= 15
 
     spy.calls.clear()
     old = dict(zip(keys, fps))
     new = dict(zip((str(n + i) for i in range(250)), few_blocks(rng, 250)))
     store.apply_changes(changes(run_id, remove=keys[:250], old=old, add=new, delete_groups=range(1, 51),
                                 upsert_groups=[Group(900 + i, [k, k + "x"], [0, 1], [], run_id, run_id)
-                                               for i, k in enumerate(list(new)[:150])]))
+                                               for i, k in enumerate(list(new)[:150])],
+                                sketches={k: (1, 2, fp) for k, fp in new.items()}))
     per_row = [m for m, _ in spy.calls if m not in ("bulk_write", "delete_many")]
     assert len(per_row) <= 1, spy.calls  # table state
+    assert spy.count("bulk_write", "terms") == 0 and spy.count("delete_many", "terms") == 0
     assert spy.count("bulk_write", "fingerprints") == 3 and spy.count("bulk_write", "groups") == 2
     assert spy.count("bulk_write") <= 10
     assert spy.count("delete_many") <= 3
     check_buckets(store.db, store.bucket_size)
     final = {**{k: v for k, v in old.items() if k not in keys[:250]}, **new}
     assert store.fingerprints("petitions") == final
+    assert store.sketches("petitions", list(final)) == {
+        **{k: (fp, fp, fp) for k, fp in final.items() if k not in new}, **{k: (1, 2, fp) for k, fp in new.items()}}
 
 
 # --- a full run swaps blocks; interrupted changes repair themselves -----------------------------
@@ -259,15 +330,99 @@ def test_a_full_run_swaps_the_block_collection(store):
     assert "info_textname" in store.db[BLOCKS].index_information()
 
 
-@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5])
-def test_changes_interrupted_part_way_are_repaired_by_running_them_again(opener, monkeypatch, fail_at):
-    store = opener(bucket_size=2)
+def interrupted_changes_setup(store):
+    """A table of 8 rows with sketches and term counts, and changes touching each kind of document."""
     keys = [str(i) for i in range(8)]
     old = {k: 5 + (i % 2) for i, k in enumerate(keys)}
-    run_id = full(store, keys, list(old.values()), groups=[Group(1, ["0", "2"], [0, 0], [Pair("0", "2", 0)], 1, 1)])
+    run_id = full(store, keys, list(old.values()), groups=[Group(1, ["0", "2"], [0, 0], [Pair("0", "2", 0)], 1, 1)],
+                  sketches=[(int(k), TOP, 1 << 63) for k in keys], terms={1: 2, TOP: 3})
     ch = changes(run_id, remove=["0", "1"], old=old, add={"0": 7, "8": 5, "9": 6},
                  skipped=[Skipped("1", "no_features")], delete_groups=[1],
-                 upsert_groups=[Group(2, ["2", "4", "8"], [0, 0, 0], [Pair("2", "4", 0), Pair("2", "8", 0)], run_id, run_id)])
+                 upsert_groups=[Group(2, ["2", "4", "8"], [0, 0, 0], [Pair("2", "4", 0), Pair("2", "8", 0)], run_id, run_id)],
+                 sketches={"0": (TOP, 0, 7), "8": (8, 8, TOP), "9": (1 << 63, 9, 9)})
+    return old, ch
+
+
+def interrupted_full_setup(store):
+    """A table as a full run left it, and the next full run's snapshot, different in every collection."""
+    full(store, [str(i) for i in range(6)], [5, 6] * 3, groups=[Group(1, ["0", "2"], [0, 0], [Pair("0", "2", 0)], 1, 1)],
+         skipped=[Skipped("x", "unreadable")], sketches=[(i, i, i) for i in range(6)], terms={1: 1, 2: 2, 3: 3, TOP: 4})
+    run_id = store.start_run(RunRecord("petitions", "full", dt.datetime(2026, 1, 2)))
+    keys = [str(i) for i in range(3, 11)]
+    fps = [5, 6, 7, 5, 6, 7, TOP, 1 << 63]
+    snap = full_snapshot(run_id, keys, fps, groups=[Group(3, ["3", "6"], [0, 0], [Pair("3", "6", 0)], run_id, run_id)],
+                         skipped=[Skipped("y", "no_features"), Skipped("z", "no_features")],
+                         sketches=[(TOP - i, i, 1 << 63) for i in range(8)],
+                         terms={2: 9, 4: 1, 5: 2, 6: 3, 1 << 63: 5, TOP: 7})
+    return snap
+
+
+REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "skipped", "terms"]
+APPLY_WRITES = ["blocks.petitions", "fingerprints", "blocks.petitions", "skipped", "groups"]
+
+
+def test_the_interruption_tests_cut_every_bulk_write(opener, monkeypatch):
+    """The bulk writes of a full run and of changes, in order: the tests below cut each one."""
+    store = opener(bucket_size=2)
+    real_bulk, calls = MongoStore._bulk, []
+
+    def spy(self, coll, ops):
+        calls.append(re.sub(r"^tmp\.\d+\.", "tmp.<run>.", coll.name))
+        return real_bulk(self, coll, ops)
+
+    monkeypatch.setattr(MongoStore, "_bulk", spy)
+    snap = interrupted_full_setup(store)
+    calls.clear()
+    store.replace_table(snap)
+    assert calls == REPLACE_WRITES
+    _old, ch = interrupted_changes_setup(store)
+    calls.clear()
+    store.apply_changes(ch)
+    assert calls == APPLY_WRITES
+    store.close()
+
+
+@pytest.mark.parametrize("fail_at", range(1, len(REPLACE_WRITES) + 1))
+def test_a_full_run_interrupted_part_way_is_repaired_by_running_it_again(opener, monkeypatch, fail_at):
+    store = opener(bucket_size=2)
+    snap = interrupted_full_setup(store)
+    real_bulk, calls = MongoStore._bulk, []
+
+    def failing_bulk(self, coll, ops):  # the fail_at-th bulk write gets half way, then the connection goes
+        calls.append(coll.name)
+        if len(calls) == fail_at:
+            ops = list(ops)
+            real_bulk(self, coll, ops[:len(ops) // 2])
+            raise OperationFailure("connection lost")
+        return real_bulk(self, coll, ops)
+
+    monkeypatch.setattr(MongoStore, "_bulk", failing_bulk)
+    with pytest.raises(StoreError, match="connection lost"):
+        store.replace_table(snap)
+    monkeypatch.setattr(MongoStore, "_bulk", real_bulk)
+    store.replace_table(snap)
+    check_buckets(store.db, 2)
+    final = dict(zip(snap.keys, map(int, snap.fingerprints)))
+    assert store.fingerprints("petitions") == final
+    got = store.block_entries("petitions", sorted({n for fp in final.values() for n in LAYOUT.names(fp)}))
+    assert sorted(e for es in got.values() for e in es) == sorted(
+        (fp, k) for k, fp in final.items() for _ in range(4))
+    assert store.sketches("petitions", [str(i) for i in range(11)]) == {
+        k: tuple(map(int, w)) for k, w in zip(snap.keys, snap.sketches)}
+    terms = dict(zip(map(int, snap.terms.hashes), map(int, snap.terms.counts)))
+    assert store.term_counts("petitions", [1, 2, 3, 4, 5, 6, 1 << 63, TOP]) == terms
+    assert store.db.terms.count_documents({"table": "petitions"}) == len(terms)
+    assert store.db.fingerprints.count_documents({"table": "petitions"}) == len(final)
+    assert store.skipped("petitions") == snap.skipped
+    assert [g.id for g in store.groups("petitions")] == [3]
+    assert not [n for n in store.db.list_collection_names() if n.startswith("tmp.")]
+    store.close()
+
+
+@pytest.mark.parametrize("fail_at", range(1, len(APPLY_WRITES) + 1))
+def test_changes_interrupted_part_way_are_repaired_by_running_them_again(opener, monkeypatch, fail_at):
+    store = opener(bucket_size=2)
+    old, ch = interrupted_changes_setup(store)
     real_bulk, calls = MongoStore._bulk, []
 
     def failing_bulk(self, coll, ops):  # the fail_at-th bulk write gets half way, then the connection goes
@@ -291,6 +446,10 @@ def test_changes_interrupted_part_way_are_repaired_by_running_them_again(opener,
         (fp, k) for k, fp in final.items() for _ in range(4))
     assert store.skipped("petitions") == [Skipped("1", "no_features")]
     assert [g.id for g in store.groups("petitions")] == [2] and store.max_group_id("petitions") == 2
+    assert store.sketches("petitions", list(final)) == {
+        **{k: (int(k), TOP, 1 << 63) for k in final if k not in ("0", "8", "9")},
+        "0": (TOP, 0, 7), "8": (8, 8, TOP), "9": (1 << 63, 9, 9)}
+    assert store.term_counts("petitions", [1, 2, TOP]) == {1: 2, TOP: 3}  # changes leave term counts alone
     store.close()
 
 
@@ -373,6 +532,11 @@ def test_first_use_creates_the_indexes_and_records_the_version(store):
     assert store.db.groups.index_information()["table_group"]["unique"]
     assert "table_member" in store.db.groups.index_information()
     assert store.db.skipped.index_information()["table_key"]["unique"]
+    assert store.db.terms.index_information()["table_h"]["key"] == [("table", 1), ("h", 1)]
+    assert store.db.terms.index_information()["table_h"]["unique"]
+    store.db.terms.insert_one({"table": "t", "h": Int64(-1), "n": 1})
+    with pytest.raises(DuplicateKeyError):
+        store.db.terms.insert_one({"table": "t", "h": Int64(-1), "n": 2})
 
 
 def test_migrate_command(mocked_server):
@@ -393,14 +557,39 @@ def test_a_newer_schema_is_refused(mocked_server):
 
 def test_an_older_schema_asks_for_dedup_migrate(mocked_server, monkeypatch):
     open_store("mongodb://h/dedup").close()
+    head = mongo_migrate.head_version()
     module = mongo_migrate.steps_module()
     ran = []
     monkeypatch.setattr(module, "STEPS", [*module.STEPS, (99, "a later step", lambda db: ran.append(db.name))])
-    with pytest.raises(StoreError, match=r"at version 1, this dedup needs 99: run `dedup migrate`"):
+    with pytest.raises(StoreError, match=rf"at version {head}, this dedup needs 99: run `dedup migrate`"):
         open_store("mongodb://h/dedup")
-    assert migrate_store("mongodb://h/dedup") == "store mongodb://h/dedup migrated from 1 to version 99"
+    assert migrate_store("mongodb://h/dedup") == f"store mongodb://h/dedup migrated from {head} to version 99"
     assert ran == ["dedup"]
     open_store("mongodb://h/dedup").close()
+
+
+def test_a_version_1_store_gets_term_counts_keeping_its_data(mocked_server):
+    db = mocked_server.dedup
+    (version, _what, step), *_later = mongo_migrate.steps()
+    assert version == 1 and mongo_migrate.head_version() >= 2
+    step(db)  # a store made by a dedup that knew only step 1
+    db.dedup_meta.insert_one({"_id": "schema", "version": 1})
+    db.fingerprints.insert_one({"table": "t", "key": "1", "fp": Int64(-5)})
+    db.tables.insert_one({"_id": "t", "version": VERSION, "watermark": None, "max_group_id": 4})
+    head = mongo_migrate.head_version()
+    with pytest.raises(StoreError, match=rf"at version 1, this dedup needs {head}: run `dedup migrate`"):
+        open_store("mongodb://h/dedup")
+    assert migrate_store("mongodb://h/dedup") == f"store mongodb://h/dedup migrated from 1 to version {head}"
+    assert db.terms.index_information()["table_h"]["unique"]
+    store = open_store("mongodb://h/dedup")
+    try:
+        assert store.fingerprints("t") == {"1": 2**64 - 5} and store.max_group_id("t") == 4
+        assert store.sketches("t", ["1"]) == {} and store.term_counts("t", [1]) == {}
+        full(store, ["1", "2"], [1, TOP], table="t", sketches=[(1, 2, 3), (TOP, 0, 1)], terms={7: 2})
+        assert store.sketches("t", ["1", "2"]) == {"1": (1, 2, 3), "2": (TOP, 0, 1)}
+        assert store.term_counts("t", [7, 8]) == {7: 2}
+    finally:
+        store.close()
 
 
 def test_the_steps_ship_with_the_package():

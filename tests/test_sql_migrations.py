@@ -1,11 +1,14 @@
 """The SQL store's Alembic revisions: an older store is refused until `dedup migrate` upgrades it."""
 
+import datetime as dt
+
+import numpy as np
 import pytest
 import sqlalchemy as sa
 from alembic import command
 
 from dedup.errors import StoreError
-from dedup.store import migrate_store, open_store
+from dedup.store import RunRecord, TableSnapshot, TermCounts, migrate_store, open_store
 from dedup.store.sql_migrate import _alembic_config, head_revision
 
 
@@ -22,5 +25,67 @@ def test_older_store_is_refused_then_migrated_keeping_its_data(db_url):
     try:
         assert store.fingerprints("t") == {"1": 2**64 - 5}
         assert store.max_group_id("t") == 0
+    finally:
+        store.close()
+
+
+def _store_at(db_url, revision):
+    """A store whose schema an older dedup made, with a table's fingerprints, a group and its state."""
+    engine = sa.create_engine(db_url)
+    with engine.begin() as conn:
+        command.upgrade(_alembic_config(conn), revision)
+        conn.execute(sa.text("INSERT INTO dedup_fingerprints (table_name, row_key, fingerprint) "
+                             "VALUES ('t', '1', -5), ('t', '2', 7)"))
+        conn.execute(sa.text("INSERT INTO dedup_groups (table_name, group_id, size, created_run, updated_run) "
+                             "VALUES ('t', 3, 2, 1, 1)"))
+        conn.execute(sa.text("INSERT INTO dedup_group_members (table_name, row_key, group_id, distance) "
+                             "VALUES ('t', '1', 3, 0), ('t', '2', 3, 2)"))
+        conn.execute(sa.text("INSERT INTO dedup_tables (table_name, version, max_group_id) "
+                             "VALUES ('t', '{\"max_distance\": 3}', 3)"))
+    return engine
+
+
+def test_a_0002_store_gets_sketches_and_term_counts_keeping_its_data(db_url):
+    _store_at(db_url, "0002").dispose()
+    with pytest.raises(StoreError, match="at revision 0002, this dedup needs .*: run `dedup migrate`"):
+        open_store(db_url)
+    assert head_revision() >= "0003"
+    assert migrate_store(db_url).endswith(f"migrated from 0002 to revision {head_revision()}")
+    store = open_store(db_url)
+    try:
+        assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
+        assert [(g.id, g.keys) for g in store.groups("t")] == [(3, ["1", "2"])] and store.max_group_id("t") == 3
+        assert store.state("t").version == {"max_distance": 3}
+        assert store.sketches("t", ["1", "2"]) == {} and store.term_counts("t", [1, 2**64 - 1]) == {}
+        run_id = store.start_run(RunRecord("t", "full", dt.datetime(2026, 1, 1)))
+        store.replace_table(TableSnapshot(
+            "t", run_id, ["1"], np.array([2**64 - 5], dtype=np.uint64), [], [], {"max_distance": 3}, None,
+            np.array([[2**64 - 1, 2**63, 1]], dtype=np.uint64),
+            TermCounts(np.array([2**64 - 1, 5], dtype=np.uint64), np.array([3, 1]))))
+        assert store.sketches("t", ["1", "2"]) == {"1": (2**64 - 1, 2**63, 1)}
+        assert store.term_counts("t", [5, 2**64 - 1, 6]) == {5: 1, 2**64 - 1: 3}
+    finally:
+        store.close()
+
+
+def test_0003_downgrades_to_0002_and_back(db_url):
+    engine = _store_at(db_url, "0003")
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE dedup_fingerprints SET sketch1 = -1, sketch2 = 0, sketch3 = 1 "
+                                 "WHERE row_key = '1'"))
+            conn.execute(sa.text("INSERT INTO dedup_term_counts (table_name, term_hash, doc_count) VALUES ('t', -1, 2)"))
+        with engine.begin() as conn:
+            command.downgrade(_alembic_config(conn), "0002")
+        insp = sa.inspect(engine)
+        assert "dedup_term_counts" not in insp.get_table_names()
+        assert {c["name"] for c in insp.get_columns("dedup_fingerprints")} == {"table_name", "row_key", "fingerprint"}
+    finally:
+        engine.dispose()
+    assert migrate_store(db_url).endswith(f"migrated from 0002 to revision {head_revision()}")
+    store = open_store(db_url)
+    try:
+        assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
+        assert store.sketches("t", ["1", "2"]) == {} and store.term_counts("t", [2**64 - 1]) == {}
     finally:
         store.close()

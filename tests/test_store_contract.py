@@ -11,9 +11,13 @@ from mongo_fixtures import mongo_live_url, mongo_opener  # noqa: F401  (fixture)
 from dedup.blocks import BlockLayout
 from dedup.errors import LockedError, StoreError
 from dedup.groups import Group, Pair
-from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, open_store
+from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, TermCounts, open_store
 
 EDGE_FPS = [0, 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 5, (1 << 64) - 1]  # across the signed boundary
+TOP = (1 << 64) - 1
+EDGE_SKETCHES = [(0, 1, 2), ((1 << 63) - 1, 1 << 63, TOP), (TOP, 0, 1 << 63), (5, 6, 7), ((1 << 63) + 5, 3, TOP - 1),
+                 (1 << 63, 1 << 63, 1 << 63)]  # one per EDGE_FPS row
+TERMS = {0: 1, 1: 7, (1 << 63) - 1: 2, 1 << 63: 3, TOP: 100_000, 12345678901234567890: 2**31 - 1}
 VERSION = {"max_distance": 3, "hash": "CityHash64", "fields": [["content", "text", 1.0]]}
 LAYOUT = BlockLayout.for_distance(3)
 STORES = ["sqlite", "postgres", "mariadb", "mongomock", "mongo_live"]
@@ -46,12 +50,22 @@ def default_groups(run_id=None):
     ]
 
 
-def snapshot(run_id, table="petitions", keys=None, fps=None, groups=None, skipped=None, watermark=None):
+def term_counts_of(counts: dict) -> TermCounts:
+    return TermCounts(np.array(list(counts), dtype=np.uint64), np.array(list(counts.values()), dtype=np.int64))
+
+
+def snapshot(run_id, table="petitions", keys=None, fps=None, groups=None, skipped=None, watermark=None,
+             sketches=None, terms=None):
+    """``sketches``: one (w1, w2, w3) per row or None; ``terms``: {hash: count}, a TermCounts, or None."""
     keys = keys if keys is not None else [str(i) for i in range(1, len(EDGE_FPS) + 1)]
     fps = np.array(fps if fps is not None else EDGE_FPS, dtype=np.uint64)
     groups = groups if groups is not None else default_groups(run_id)
     skipped = skipped if skipped is not None else [Skipped("9", "no_features", "every field is empty")]
-    return TableSnapshot(table, run_id, keys, fps, groups, skipped, VERSION, watermark)
+    if sketches is not None:
+        sketches = np.array(sketches, dtype=np.uint64).reshape(-1, 3)
+    if isinstance(terms, dict):
+        terms = term_counts_of(terms)
+    return TableSnapshot(table, run_id, keys, fps, groups, skipped, VERSION, watermark, sketches, terms)
 
 
 def full_run(store, table="petitions", **kw) -> int:
@@ -64,13 +78,17 @@ def full_run(store, table="petitions", **kw) -> int:
 
 
 def changes(run_id, remove=(), add=(), skipped=(), delete_groups=(), upsert_groups=(), watermark=None,
-            old=None, table="petitions"):
-    """TableChanges removing ``remove`` (their old fingerprints from ``old``) and adding ``add`` {key: fp}."""
+            old=None, table="petitions", sketches=None):
+    """TableChanges removing ``remove`` (their old fingerprints from ``old``) and adding ``add`` {key: fp};
+    ``sketches`` {key: (w1, w2, w3)} for every added key, or None."""
     old = old or {}
     names = sorted({n for k in remove if k in old for n in LAYOUT.names(old[k])})
     add = dict(add)
+    add_sketches = None
+    if sketches is not None:
+        add_sketches = np.array([sketches[k] for k in add], dtype=np.uint64).reshape(-1, 3)
     return TableChanges(table, run_id, list(remove), names, list(add), np.array(list(add.values()), dtype=np.uint64),
-                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, watermark)
+                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, watermark, add_sketches)
 
 
 def all_blocks(store, fps, table="petitions"):
@@ -92,8 +110,10 @@ def expected_blocks(fp_of: dict):
 
 def dump(store, fps, table="petitions"):
     st = store.state(table)
-    return (store.fingerprints(table), all_blocks(store, fps, table), store.groups(table), store.skipped(table),
-            st.version, st.watermark, store.max_group_id(table))
+    fingerprints = store.fingerprints(table)
+    return (fingerprints, all_blocks(store, fps, table), store.groups(table), store.skipped(table),
+            st.version, st.watermark, store.max_group_id(table), store.sketches(table, list(fingerprints)),
+            store.term_counts(table, list(TERMS)))
 
 
 # --- full runs --------------------------------------------------------------------------------
@@ -161,13 +181,38 @@ def test_replace_replaces_and_leaves_other_tables_alone(store):
 
 
 def test_a_failed_replace_keeps_the_previous_result(store):
-    full_run(store)
+    full_run(store, sketches=EDGE_SKETCHES, terms=TERMS)
     run_id = start(store)
-    broken = snapshot(run_id, keys=["1", "1"], fps=[1, 2], groups=[], skipped=[])  # duplicate key: refused
+    broken = snapshot(run_id, keys=["1", "1"], fps=[1, 2], groups=[], skipped=[],  # duplicate key: refused
+                      sketches=[(1, 2, 3), (4, 5, 6)], terms={1: 1})
     with pytest.raises(StoreError):
         store.replace_table(broken)
     assert store.fingerprints("petitions") == {str(i): fp for i, fp in enumerate(EDGE_FPS, 1)}
     assert len(store.groups("petitions")) == 2
+    assert store.sketches("petitions", list(OLD)) == SKETCH_OF
+    assert store.term_counts("petitions", list(TERMS)) == TERMS
+
+
+@pytest.mark.parametrize("bad", ["sketch_rows", "sketch_words", "term_twice", "count_zero", "terms_unaligned"])
+def test_a_malformed_snapshot_is_refused_and_nothing_written(store, bad):
+    full_run(store, sketches=EDGE_SKETCHES, terms=TERMS)
+    before = dump(store, EDGE_FPS)
+    run_id = start(store)
+    snap = snapshot(run_id, keys=["1", "2"], fps=[10, 11], groups=[], skipped=[], sketches=[(1, 2, 3), (4, 5, 6)],
+                    terms={5: 1, 6: 2})
+    if bad == "sketch_rows":
+        snap.sketches = snap.sketches[:1]
+    elif bad == "sketch_words":
+        snap.sketches = np.zeros((2, 2), dtype=np.uint64)
+    elif bad == "term_twice":
+        snap.terms = TermCounts(np.array([5, 5], dtype=np.uint64), np.array([1, 2]))
+    elif bad == "count_zero":
+        snap.terms = TermCounts(np.array([5, 6], dtype=np.uint64), np.array([1, 0]))
+    else:
+        snap.terms = TermCounts(np.array([5, 6], dtype=np.uint64), np.array([1]))
+    with pytest.raises(StoreError):
+        store.replace_table(snap)
+    assert dump(store, EDGE_FPS) == before
 
 
 def test_unknown_table_is_empty(store):
@@ -175,6 +220,7 @@ def test_unknown_table_is_empty(store):
     assert store.groups("nothing") == [] and store.fingerprints("nothing") == {} and store.runs("nothing") == []
     assert store.skipped("nothing") == [] and store.block_entries("nothing", ["0:0000"]) == {}
     assert store.group_ids_of("nothing", ["1"]) == {} and store.max_group_id("nothing") == 0
+    assert store.sketches("nothing", ["1"]) == {} and store.term_counts("nothing", [1, TOP]) == {}
 
 
 def test_state_is_none_until_a_run_wrote_it(store):
@@ -183,6 +229,125 @@ def test_state_is_none_until_a_run_wrote_it(store):
     assert store.state("petitions") is None
     store.release_lock("petitions", "me")
     assert store.state("petitions") is None
+
+
+# --- sketches and term counts -----------------------------------------------------------------
+
+SKETCH_OF = {str(i): s for i, s in enumerate(EDGE_SKETCHES, 1)}
+
+
+def test_sketches_round_trip_exactly_across_2_63(store):
+    full_run(store, sketches=EDGE_SKETCHES)
+    got = store.sketches("petitions", [*SKETCH_OF, "nope"])
+    assert got == SKETCH_OF
+    assert all(type(s) is tuple and len(s) == 3 for s in got.values())
+    assert all(type(w) is int and 0 <= w < 1 << 64 for s in got.values() for w in s)
+    assert store.sketches("petitions", ["5", "2", "5"]) == {"5": SKETCH_OF["5"], "2": SKETCH_OF["2"]}
+    assert store.sketches("petitions", []) == {}
+    assert store.fingerprints("petitions") == {str(i): fp for i, fp in enumerate(EDGE_FPS, 1)}
+    assert all_blocks(store, EDGE_FPS) == expected_blocks({str(i): fp for i, fp in enumerate(EDGE_FPS, 1)})
+
+
+def test_rows_without_sketches_return_none(store):
+    full_run(store)
+    assert store.sketches("petitions", list(SKETCH_OF)) == {}
+    full_run(store, table="other", keys=["1", "2"], fps=[7, 8], groups=[], skipped=[], sketches=[(1, 2, 3), (4, 5, 6)])
+    assert store.sketches("petitions", ["1", "2"]) == {}  # sketches are per table
+    assert store.sketches("other", ["1", "2"]) == {"1": (1, 2, 3), "2": (4, 5, 6)}
+    full_run(store, table="other", keys=["1", "2"], fps=[7, 8], groups=[], skipped=[])  # a full run without any
+    assert store.sketches("other", ["1", "2"]) == {}
+    assert store.fingerprints("other") == {"1": 7, "2": 8}
+    run_id = start(store, kind="incremental")
+    store.apply_changes(changes(run_id, add={"20": 5, "21": TOP}))
+    assert store.sketches("petitions", ["20", "21"]) == {}
+    assert store.fingerprints("petitions", ["20", "21"]) == {"20": 5, "21": TOP}
+
+
+def sketch_changes(run_id):
+    """Row 2 changes (new sketch), row 3 goes, row 5 becomes unreadable, row 10 is new."""
+    return changes(run_id, remove=["2", "3", "5"], add={"2": NEW_2, "10": NEW_10}, old=OLD,
+                   skipped=[Skipped("5", "unreadable", "bad bytes")],
+                   sketches={"2": (TOP, 1 << 63, 9), "10": ((1 << 63) + 1, 0, TOP - 7)})
+
+
+def test_changed_and_removed_rows_lose_or_replace_their_sketch(store):
+    full_run(store, sketches=EDGE_SKETCHES)
+    run_id = start(store, kind="incremental")
+    store.apply_changes(sketch_changes(run_id))
+    expected = {k: v for k, v in SKETCH_OF.items() if k not in ("3", "5")}
+    expected.update({"2": (TOP, 1 << 63, 9), "10": ((1 << 63) + 1, 0, TOP - 7)})
+    assert store.sketches("petitions", [*SKETCH_OF, "10"]) == expected
+    every_fp = [*EDGE_FPS, NEW_2, NEW_10]
+    once = dump(store, every_fp)
+    store.apply_changes(sketch_changes(run_id))  # again: the same
+    assert dump(store, every_fp) == once
+    # a row changed by a run that makes no sketches keeps no old one; a row re-added gets one back
+    store.apply_changes(changes(run_id, remove=["4"], add={"4": 44}, old=OLD))
+    store.apply_changes(changes(run_id, add={"3": 33}, sketches={"3": (1, 1, 1)}))
+    del expected["4"]
+    expected["3"] = (1, 1, 1)
+    assert store.sketches("petitions", [*SKETCH_OF, "10"]) == expected
+    assert store.fingerprints("petitions", ["3", "4"]) == {"3": 33, "4": 44}
+
+
+def test_apply_changes_with_sketches_for_other_rows_is_refused(store):
+    full_run(store, sketches=EDGE_SKETCHES)
+    before = dump(store, EDGE_FPS)
+    run_id = start(store, kind="incremental")
+    ch = changes(run_id, remove=["1"], add={"1": 3, "7": 4}, old=OLD, sketches={"1": (1, 2, 3), "7": (4, 5, 6)})
+    ch.add_sketches = ch.add_sketches[:1]
+    with pytest.raises(StoreError):
+        store.apply_changes(ch)
+    assert dump(store, EDGE_FPS) == before
+
+
+def test_term_counts_round_trip_and_the_next_full_run_replaces_them(store):
+    full_run(store, terms=TERMS)
+    full_run(store, table="other", keys=["a"], fps=[7], groups=[], skipped=[], terms={5: 1, 1 << 63: 9})
+    got = store.term_counts("petitions", list(TERMS))
+    assert got == TERMS
+    assert all(type(h) is int and type(n) is int for h, n in got.items())
+    assert store.term_counts("petitions", np.array(list(TERMS), dtype=np.uint64)) == TERMS
+    assert store.term_counts("petitions", [1 << 63, 42, TOP, 1 << 63]) == {1 << 63: 3, TOP: 100_000}
+    run_id = start(store, kind="incremental")  # incremental runs leave them alone
+    store.apply_changes(incremental_changes(run_id))
+    assert store.term_counts("petitions", list(TERMS)) == TERMS
+    full_run(store, terms={1: 2, 77: 1, TOP: 5})  # the next full run replaces them all
+    assert store.term_counts("petitions", [*TERMS, 77]) == {1: 2, 77: 1, TOP: 5}
+    full_run(store)  # and one without term counts leaves none
+    assert store.term_counts("petitions", [*TERMS, 77]) == {}
+    assert store.term_counts("other", [5, 1 << 63, 1]) == {5: 1, 1 << 63: 9}
+
+
+def test_term_counts_of_unknown_hashes_are_empty(store):
+    full_run(store, terms=TERMS)
+    assert store.term_counts("petitions", [2, 3, TOP - 1, (1 << 63) + 1]) == {}
+    assert store.term_counts("petitions", []) == {}
+    assert store.term_counts("petitions", np.zeros(0, dtype=np.uint64)) == {}
+    assert store.term_counts("other", list(TERMS)) == {}
+
+
+@pytest.fixture
+def stored_terms(request):
+    """Terms stored for the chunking test: mongomock checks a unique index by scanning the whole
+    collection on every insert, so it gets a few hundred spread over the same queries."""
+    return 300 if request.node.callspec.params.get("store_opener") == "mongomock" else 12_000
+
+
+def test_term_counts_beyond_one_chunk(store, stored_terms):
+    rng = np.random.default_rng(11)
+    pool = np.unique(rng.integers(0, TOP, size=12_600, dtype=np.uint64, endpoint=True))
+    assert len(pool) >= 12_500
+    rng.shuffle(pool)
+    query = pool[:12_000]
+    stored = query[np.linspace(0, len(query) - 1, stored_terms).astype(int)]  # in every chunk of the query
+    counts = rng.integers(1, 1_000_000, size=len(stored))
+    full_run(store, terms=TermCounts(stored, counts))
+    expected = dict(zip(map(int, stored), map(int, counts)))
+    assert len(expected) == stored_terms and any(h >= 1 << 63 for h in expected)
+    assert store.term_counts("petitions", query) == expected
+    as_ints = [int(h) for h in query[::-1]] + [int(h) for h in pool[12_000:]]
+    assert store.term_counts("petitions", as_ints) == expected
 
 
 # --- runs and locks ---------------------------------------------------------------------------
@@ -359,6 +524,27 @@ def test_schema_from_migrations_matches_the_live_schema(store_url):
                 if not (d[0] == "remove_table" and d[1].name == "dedup_alembic_version")]
     s.close()
     assert diff == []
+
+
+def test_sql_lookups_of_terms_and_sketches_are_chunked(store_url):
+    from dedup.store import sql as sql_module
+
+    s = open_store(store_url)
+    try:
+        hashes = np.arange(1, 12_001, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        full_run(s, terms=TermCounts(hashes, np.ones(len(hashes), dtype=np.int64)),
+                 sketches=EDGE_SKETCHES)
+        s.statements = 0
+        assert len(s.term_counts("petitions", hashes)) == 12_000
+        assert s.statements == -(-12_000 // sql_module._TERMS_CHUNK) > 1
+        s.statements = 0
+        assert s.term_counts("petitions", hashes[:3].tolist()) == {int(h): 1 for h in hashes[:3]}
+        assert s.statements == 1
+        s.statements = 0
+        assert len(s.sketches("petitions", [*SKETCH_OF, *map(str, range(100, 12_000))])) == len(SKETCH_OF)
+        assert s.statements == -(-(12_000 - 100 + len(SKETCH_OF)) // sql_module._CHUNK)
+    finally:
+        s.close()
 
 
 def test_migrate_command_and_newer_schema_refused(store_url):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..masking import mask_secrets
 from .base import Store
-from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
+from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState, TermCounts
 
-__all__ = ["open_store", "Store", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState"]
+__all__ = ["open_store", "Store", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState",
+           "TermCounts"]
 
 
 def open_store(url: str, migrate: bool = True, bucket_size: int = 50_000) -> Store:

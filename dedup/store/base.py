@@ -3,12 +3,16 @@
 Stores are chosen by URL (``open_store``); the algorithm never imports a database driver.
 An operation a store does not support raises; nothing passes silently. Keys are row keys as
 strings; fingerprints are unsigned 64-bit Python ints (stores holding signed 64-bit integers
-convert with dedup.fingerprint.to_signed/to_unsigned).
+convert with dedup.fingerprint.to_signed/to_unsigned). Sketch words and term hashes are unsigned
+64-bit too, stored the same way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
+
+import numpy as np
 
 from ..groups import Group
 from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
@@ -39,6 +43,13 @@ class Store(Protocol):
     def fingerprints(self, table: str, keys: list[str] | None = None) -> dict[str, int]:
         """Row key -> fingerprint, for all rows or only these keys (missing ones left out)."""
 
+    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
+        """Row key -> the three sketch words (unsigned ints), for those of ``keys`` stored with a sketch."""
+
+    def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
+        """Term hash (unsigned int) -> document count, for those of ``hashes`` the last full run stored.
+        Looked up in chunks: the cost follows ``len(hashes)``, not the size of the term set."""
+
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
         """Block name -> [(fingerprint, row key)] for the named blocks that exist."""
 
@@ -56,10 +67,11 @@ class Store(Protocol):
 
     # -- writes --------------------------------------------------------------------------------
     def replace_table(self, snapshot: TableSnapshot) -> None:
-        """Replace everything stored for ``snapshot.table`` with a full run's result."""
+        """Replace everything stored for ``snapshot.table`` with a full run's result, its sketches
+        and term counts included (``terms`` None: the table has no term counts afterwards)."""
 
     def apply_changes(self, changes: TableChanges) -> None:
-        """Apply an incremental run's changes (see TableChanges for the order)."""
+        """Apply an incremental run's changes (see TableChanges for the order); term counts stay."""
 
     def close(self) -> None:
         ...

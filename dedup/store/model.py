@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import StoreError
 from ..groups import Group
+
+SKETCH_WORDS = 3  # unsigned 64-bit words of a sketch beside the fingerprint (256 SimHash bits in all)
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,22 @@ class RunRecord:
 
 
 @dataclass
+class TermCounts:
+    """Document counts of terms (by their 64-bit hash) learned by a full run, for IDF weights."""
+
+    hashes: np.ndarray  # uint64, distinct
+    counts: np.ndarray  # int64, aligned, each >= 1
+
+
+@dataclass
+class TermCounts:
+    """Document counts of terms learned by a full run (IDF weights); incremental runs only read them."""
+
+    hashes: np.ndarray  # uint64, distinct
+    counts: np.ndarray  # int64, aligned with hashes, each >= 1
+
+
+@dataclass
 class TableSnapshot:
     """Everything one full run produced for one table; a store replaces the table's contents with it.
 
@@ -45,19 +64,24 @@ class TableSnapshot:
     skipped: list[Skipped]
     version: dict  # what produced the fingerprints (includes max_distance)
     watermark: dict | None  # {"type", "value", "key"} of the last row read, or None
+    sketches: np.ndarray | None = None  # (len(keys), 3) uint64: sketch words after the fingerprint
+    terms: TermCounts | None = None
 
 
 @dataclass
 class TableChanges:
     """One incremental run's changes to a table, applied by a store in this order:
 
-    1. ``remove_keys``: their fingerprints, block entries (looked for in ``remove_block_names``)
+    1. ``remove_keys``: their fingerprints (with their sketches), block entries (looked for in ``remove_block_names``)
        and skipped records go;
-    2. ``add_keys``/``add_fingerprints``: fingerprints and block entries are added;
+    2. ``add_keys``/``add_fingerprints`` (with ``add_sketches``, if any): fingerprints, sketches and
+       block entries are added;
     3. ``skipped`` rows are recorded;
     4. groups in ``delete_groups`` go, groups in ``upsert_groups`` are written whole (members,
        distances, pairs, runs, merged_from) replacing any stored group of the same id;
     5. last, the table's version stamp and watermark.
+
+    Term counts are left as they are: only a full run (TableSnapshot) changes them.
 
     Every step is idempotent, so a store without transactions that is interrupted part way is
     repaired by running the same changes again.
@@ -74,6 +98,7 @@ class TableChanges:
     upsert_groups: list[Group]
     version: dict
     watermark: dict | None
+    add_sketches: np.ndarray | None = None  # (len(add_keys), 3) uint64
 
 
 @dataclass
@@ -82,3 +107,43 @@ class TableState:
     version: dict
     watermark: dict | None
     updated_at: _dt.datetime | None
+
+
+def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
+    """``sketches`` as a (n_rows, 3) uint64 array, None for none; a StoreError if it does not fit the rows."""
+    if sketches is None:
+        return None
+    arr = np.asarray(sketches)
+    if arr.dtype != np.uint64:
+        arr = arr.astype(np.uint64)
+    if arr.shape != (n_rows, SKETCH_WORDS):
+        raise StoreError(f"table {table!r}: sketches of shape {arr.shape} for {n_rows} rows "
+                         f"(expected ({n_rows}, {SKETCH_WORDS})); nothing was written")
+    return arr
+
+
+def checked_terms(table: str, terms: TermCounts | None) -> tuple[np.ndarray, np.ndarray]:
+    """(hashes uint64, counts int64) of ``terms`` (empty for None); a StoreError if they are not
+    aligned, a hash is given twice or a count is out of 1..2**31-1."""
+    if terms is None:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+    hashes = np.asarray(terms.hashes)
+    hashes = hashes.astype(np.uint64) if hashes.dtype != np.uint64 else hashes
+    counts = np.asarray(terms.counts).astype(np.int64)
+    if hashes.ndim != 1 or counts.shape != hashes.shape:
+        raise StoreError(f"table {table!r}: {hashes.shape} term hashes but {counts.shape} counts; nothing was written")
+    if len(np.unique(hashes)) != len(hashes):
+        raise StoreError(f"table {table!r}: a term hash is given twice; nothing was written")
+    if len(counts) and (counts.min() < 1 or counts.max() > (1 << 31) - 1):
+        raise StoreError(f"table {table!r}: term document counts must be 1 to 2**31-1; nothing was written")
+    return hashes, counts
+
+
+def signed_hashes(hashes) -> list[int]:
+    """Distinct unsigned 64-bit hashes (a sequence of ints or an array) as signed ints with the same bits."""
+    if isinstance(hashes, np.ndarray):
+        arr = hashes.astype(np.uint64) if hashes.dtype != np.uint64 else hashes
+        values = arr.ravel().view(np.int64).tolist()
+    else:
+        values = [v - (1 << 64) if v >= 1 << 63 else v for v in map(int, hashes)]
+    return list(dict.fromkeys(values))

@@ -1,7 +1,9 @@
 """The MongoDB store: the paper's block documents, one collection per table, beside the rest.
 
 ``blocks.<table>`` holds ``{blockName, seq, count, bytes, info: [{hashcode, textname}]}``; a hot
-block overflows into continuation documents (seq 1, 2, ...) so none nears BSON's 16 MB. There
+block overflows into continuation documents (seq 1, 2, ...) so none nears BSON's 16 MB.
+``fingerprints`` holds ``{table, key, fp, sketch?: [w1, w2, w3]}`` and ``terms`` a full run's
+``{table, h, n}`` (term hash, document count); 64-bit values are Int64 with the same bits. There
 is no transaction across collections, so every write is idempotent instead: an interrupted full
 run is repaired by running it again, an interrupted incremental one by applying its changes again.
 """
@@ -13,6 +15,7 @@ import functools
 import json
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
@@ -21,17 +24,19 @@ from bson.int64 import Int64
 from pymongo import DeleteOne, InsertOne, MongoClient, ReplaceOne, ReturnDocument, UpdateOne
 from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
 
-from ..blocks import BlockLayout
+from ..blocks import BlockLayout, layout_of
 from ..errors import ConfigError, LockedError, StoreError
 from ..fingerprint import to_signed, to_unsigned
 from ..groups import Group, Pair
 from ..masking import mask_secrets
 from ..normalize import key_sort
 from . import mongo_migrate
-from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
+from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
+                    signed_hashes)
 
 NAMES_CHUNK = 1000  # block names per find({"blockName": {"$in": ...}})
 KEYS_CHUNK = 5000  # row keys or group ids per $in
+TERMS_CHUNK = 5000  # term hashes per find({"h": {"$in": ...}})
 OPS_CHUNK = 1000  # operations per bulk_write
 MAX_BUCKET_BYTES = 8 << 20  # a block document is full at this size whatever bucket_size says
 _BULK_BYTES = 32 << 20  # estimated bytes of pending operations that trigger a bulk_write
@@ -157,6 +162,26 @@ class MongoStore:
         return out
 
     @_guarded
+    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
+        out: dict[str, tuple[int, int, int]] = {}
+        for chunk in _chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+            for d in self.db.fingerprints.find({"table": table, "key": {"$in": chunk}, "sketch": {"$exists": True}},
+                                               {"_id": 0, "key": 1, "sketch": 1}):
+                if d.get("sketch"):
+                    a, b, c = d["sketch"]
+                    out[d["key"]] = (to_unsigned(a), to_unsigned(b), to_unsigned(c))
+        return out
+
+    @_guarded
+    def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for chunk in _chunks(signed_hashes(hashes), TERMS_CHUNK):
+            for d in self.db.terms.find({"table": table, "h": {"$in": [Int64(h) for h in chunk]}},
+                                        {"_id": 0, "h": 1, "n": 1}):
+                out[to_unsigned(d["h"])] = int(d["n"])
+        return out
+
+    @_guarded
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
         blocks = self.db[_blocks_name(table)]
         docs: list[dict] = []
@@ -212,7 +237,9 @@ class MongoStore:
         _unique(t, "row key", keys)
         _unique(t, "skipped row key", [s.key for s in snap.skipped])
         _unique(t, "group id", [g.id for g in snap.groups])
-        layout = BlockLayout.for_distance(int(snap.version["max_distance"]))
+        sketches = checked_sketches(t, len(keys), snap.sketches)
+        term_hashes, term_counts = checked_terms(t, snap.terms)
+        layout = layout_of(snap.version)
         live = _blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
         self.db.drop_collection(tmp)  # a crashed attempt of this run
@@ -225,13 +252,18 @@ class MongoStore:
                 self.db.drop_collection(name)
 
         signed = fps.view(np.int64).tolist()
+        words = sketches.view(np.int64).tolist() if sketches is not None else [None] * len(keys)
         self.db.fingerprints.delete_many({"table": t})
         self._bulk(self.db.fingerprints, (
-            (InsertOne({"table": t, "key": k, "fp": Int64(s)}), 64) for k, s in zip(keys, signed)))
+            (InsertOne(_fingerprint_doc(t, k, s, w)), 96) for k, s, w in zip(keys, signed, words)))
         self.db.groups.delete_many({"table": t})
         self._bulk(self.db.groups, ((InsertOne(_group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
         self.db.skipped.delete_many({"table": t})
         self._bulk(self.db.skipped, ((InsertOne(_skipped_doc(t, s)), 256) for s in snap.skipped))
+        self.db.terms.delete_many({"table": t})
+        self._bulk(self.db.terms, (
+            (InsertOne({"table": t, "h": Int64(h), "n": n}), 48)
+            for h, n in zip(term_hashes.view(np.int64).tolist(), term_counts.tolist())))
         self._set_state(t, snap.version, snap.watermark, snap.groups)
 
     @_guarded
@@ -242,7 +274,9 @@ class MongoStore:
         if len(ch.add_keys) != len(fps):
             raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(fps)} fingerprints to add")
         _unique(t, "added row key", ch.add_keys)
-        layout = BlockLayout.for_distance(int(ch.version["max_distance"]))
+        sketches = checked_sketches(t, len(fps), ch.add_sketches)
+        words = sketches.view(np.int64).tolist() if sketches is not None else [None] * len(fps)
+        layout = layout_of(ch.version)
         blocks = self._blocks(t)
         # 1. removed rows (and rows about to be added or skipped, so that a repeat never doubles them)
         gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
@@ -259,10 +293,10 @@ class MongoStore:
         for name, entries in added.items():
             pull[name] = base | {k for k, _ in entries}
         self._pull(blocks, pull)
-        # 2. added rows
+        # 2. added rows (whole documents: a row added again without a sketch keeps no old one)
         self._bulk(self.db.fingerprints, (
-            (UpdateOne({"table": t, "key": k}, {"$set": {"fp": Int64(to_signed(fp))}}, upsert=True), 64)
-            for k, fp in zip(ch.add_keys, fps)))
+            (ReplaceOne({"table": t, "key": k}, _fingerprint_doc(t, k, to_signed(fp), w), upsert=True), 96)
+            for k, fp, w in zip(ch.add_keys, fps, words)))
         self._push(blocks, added)
         # 3. skipped rows
         self._bulk(self.db.skipped, (
@@ -323,8 +357,8 @@ class MongoStore:
         signed = fps.view(np.int64).tolist()
         values = layout.values(fps)
         sizes = [_ENTRY_BYTES + len(k.encode("utf-8")) for k in keys]
-        for p, width in enumerate(layout.widths):
-            col = values[:, p]
+        for t in range(len(layout.tables)):
+            col = values[:, t]
             order = np.argsort(col, kind="stable")
             ordered = col[order]
             bounds = np.flatnonzero(np.diff(ordered)) + 1
@@ -332,7 +366,7 @@ class MongoStore:
             for s, e in zip(starts.tolist(), ends.tolist()):
                 if s == e:
                     continue
-                name = f"{p}:{int(ordered[s]):0{(width + 3) // 4}x}"
+                name = layout.table_name(t, int(ordered[s]))
                 rows = order[s:e].tolist()
                 yield from self._bucket_docs(name, 0, [
                     ({"hashcode": Int64(signed[i]), "textname": keys[i]}, sizes[i]) for i in rows])
@@ -430,6 +464,13 @@ def _unique(table: str, what: str, items) -> None:
         if item in seen:
             raise StoreError(f"table {table!r}: {what} {item!r} given twice; nothing was written")
         seen.add(item)
+
+
+def _fingerprint_doc(table: str, key: str, signed_fp: int, sketch: list[int] | None) -> dict:
+    doc = {"table": table, "key": key, "fp": Int64(signed_fp)}
+    if sketch is not None:
+        doc["sketch"] = [Int64(w) for w in sketch]
+    return doc
 
 
 def _group_doc(table: str, g: Group, run_id: int) -> dict:

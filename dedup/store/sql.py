@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Sequence
 
+import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from ..blocks import BlockLayout
+from ..blocks import BlockLayout, layout_of
 from ..errors import LockedError, StoreError
 from ..fingerprint import to_signed, to_unsigned
 from ..groups import Group, Pair
@@ -21,10 +23,14 @@ from ..masking import mask_secrets
 from ..normalize import key_sort
 from ..source import first_line, make_engine
 from . import sql_schema as S
-from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
+from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
+                    signed_hashes)
 from .sql_migrate import ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
+# term hashes per IN (...): small enough that PostgreSQL probes the primary key rather than
+# scanning a table of a million terms
+_TERMS_CHUNK = 1000
 
 
 class SqlStore:
@@ -128,6 +134,19 @@ class SqlStore:
         rows = self._guard(self._select_in, query, f.row_key, keys)
         return {k: to_unsigned(v) for k, v in rows}
 
+    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
+        f = S.fingerprints.c
+        query = sa.select(f.row_key, f.sketch1, f.sketch2, f.sketch3).where(
+            f.table_name == table, f.sketch1.is_not(None))
+        rows = self._guard(self._select_in, query, f.row_key, keys)
+        return {k: (to_unsigned(a), to_unsigned(b), to_unsigned(c)) for k, a, b, c in rows}
+
+    def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
+        tc = S.term_counts.c
+        query = sa.select(tc.term_hash, tc.doc_count).where(tc.table_name == table)
+        rows = self._guard(self._select_in, query, tc.term_hash, signed_hashes(hashes), _TERMS_CHUNK)
+        return {to_unsigned(h): int(n) for h, n in rows}
+
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
         b = S.blocks.c
         query = sa.select(b.block_name, b.hashcode, b.textname).where(b.table_name == table)
@@ -186,25 +205,33 @@ class SqlStore:
             return sorted((Skipped(k, r, d or "") for k, r, d in rows), key=lambda x: key_sort(x.key))
         return self._guard(read)
 
-    def _select_in(self, query, column, values: list | None) -> list:
+    def _select_in(self, query, column, values: list | None, chunk: int = _CHUNK) -> list:
         """Run ``query``, restricted to ``column IN values`` chunk by chunk (all rows when values is None)."""
         with self.engine.connect() as conn:
             if values is None:
                 return conn.execute(query).all()
             out: list = []
             values = list(dict.fromkeys(values))
-            for start in range(0, len(values), _CHUNK):
-                out.extend(conn.execute(query.where(column.in_(values[start:start + _CHUNK]))).all())
+            for start in range(0, len(values), chunk):
+                out.extend(conn.execute(query.where(column.in_(values[start:start + chunk]))).all())
             return out
 
     # -- writes --------------------------------------------------------------------------------
     def replace_table(self, snap: TableSnapshot) -> None:
+        sketches = checked_sketches(snap.table, len(snap.keys), snap.sketches)
+        term_hashes, term_counts = checked_terms(snap.table, snap.terms)
+
         def write():
             with self.engine.begin() as conn:
-                for tbl in S.PER_TABLE:
+                for tbl in S.PER_TABLE:  # term counts included
                     conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
-                layout = BlockLayout.for_distance(int(snap.version["max_distance"]))
-                _add_rows(conn, snap.table, layout, snap.keys, [int(v) for v in snap.fingerprints])
+                layout = layout_of(snap.version)
+                _add_rows(conn, snap.table, layout, snap.keys, [int(v) for v in snap.fingerprints], sketches)
+                _add_terms(conn, snap.table, term_hashes, term_counts)
+                if len(term_hashes) and conn.dialect.name == "postgresql":
+                    # fresh statistics, else PostgreSQL scans the whole table for each lookup until
+                    # autovacuum gets to it (a non-owner only gets a warning: no harm)
+                    conn.execute(sa.text(f"ANALYZE {S.term_counts.name}"))
                 _add_skipped(conn, snap.table, snap.skipped)
                 _add_groups(conn, snap.table, snap.groups)
                 _set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)
@@ -213,9 +240,10 @@ class SqlStore:
     def apply_changes(self, ch: TableChanges) -> None:
         def write():
             t = ch.table
-            layout = BlockLayout.for_distance(int(ch.version["max_distance"]))
+            layout = layout_of(ch.version)
             gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
             f = S.fingerprints.c
+            sketches = checked_sketches(t, len(ch.add_keys), ch.add_sketches)
             with self.engine.begin() as conn:  # one transaction: blocks always match fingerprints
                 for start in range(0, len(gone), _CHUNK):
                     chunk = gone[start:start + _CHUNK]
@@ -231,7 +259,7 @@ class SqlStore:
                             b.textname == sa.bindparam("b_k")), entries)
                     conn.execute(S.fingerprints.delete().where(f.table_name == t, f.row_key.in_(chunk)))
                     conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
-                _add_rows(conn, t, layout, ch.add_keys, [int(v) for v in ch.add_fingerprints])
+                _add_rows(conn, t, layout, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches)
                 _add_skipped(conn, t, ch.skipped)
                 _drop_groups(conn, t, [*ch.delete_groups, *(g.id for g in ch.upsert_groups)])
                 _add_groups(conn, t, ch.upsert_groups)
@@ -239,12 +267,24 @@ class SqlStore:
         self._guard(write)
 
 
-def _add_rows(conn, table: str, layout: BlockLayout, keys: list[str], fps: list[int]) -> None:
+def _add_rows(conn, table: str, layout: BlockLayout, keys: list[str], fps: list[int],
+              sketches: np.ndarray | None) -> None:
+    """Fingerprint rows (with their sketches, if any) and block entries."""
+    if len(keys) != len(fps):
+        raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
+    words = sketches.view(np.int64).tolist() if sketches is not None else [(None, None, None)] * len(keys)
     _insert(conn, S.fingerprints, (
-        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp)} for k, fp in zip(keys, fps)))
+        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "sketch1": w[0], "sketch2": w[1],
+         "sketch3": w[2]} for k, fp, w in zip(keys, fps, words)))
     _insert(conn, S.blocks, (
         {"table_name": table, "block_name": name, "textname": k, "hashcode": to_signed(fp)}
         for k, fp in zip(keys, fps) for name in layout.names(fp)))
+
+
+def _add_terms(conn, table: str, hashes: np.ndarray, counts: np.ndarray) -> None:
+    _insert(conn, S.term_counts, (
+        {"table_name": table, "term_hash": h, "doc_count": n}
+        for h, n in zip(hashes.view(np.int64).tolist(), counts.tolist())))
 
 
 def _add_skipped(conn, table: str, skipped: list[Skipped]) -> None:

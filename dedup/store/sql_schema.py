@@ -1,7 +1,8 @@
 """The SQL store's tables (the live schema; migrations/sql/versions/ creates and evolves it).
 
 Block entries follow the paper's relational layout (one row per block, fingerprint and row key);
-fingerprints are BIGINT holding the signed integer with the same 64 bits.
+fingerprints are BIGINT holding the signed integer with the same 64 bits, and so are a row's
+three sketch words (all NULL for a row without a sketch) and term hashes.
 """
 
 import sqlalchemy as sa
@@ -23,6 +24,16 @@ fingerprints = sa.Table(
     sa.Column("table_name", NAME, primary_key=True),
     sa.Column("row_key", KEY, primary_key=True),
     sa.Column("fingerprint", sa.BigInteger, nullable=False),
+    sa.Column("sketch1", sa.BigInteger, nullable=True),
+    sa.Column("sketch2", sa.BigInteger, nullable=True),
+    sa.Column("sketch3", sa.BigInteger, nullable=True),
+)
+
+term_counts = sa.Table(
+    "dedup_term_counts", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("term_hash", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("doc_count", sa.Integer, nullable=False),
 )
 
 pairs = sa.Table(
@@ -83,4 +94,4 @@ tables = sa.Table(
     sa.Column("max_group_id", sa.Integer, nullable=False, server_default="0"),
 )
 
-PER_TABLE = (blocks, fingerprints, pairs, groups, members, skipped)
+PER_TABLE = (blocks, fingerprints, pairs, groups, members, skipped, term_counts)

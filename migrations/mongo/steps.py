@@ -31,7 +31,14 @@ def _v1_indexes(db) -> None:
         block_indexes(db[name])
 
 
+def _v2_terms(db) -> None:
+    """Term document counts of full runs, ``{table, h, n}``; fingerprint documents may now carry a
+    ``sketch`` (documents written before have none, which is allowed: nothing to convert)."""
+    db.terms.create_index([("table", ASCENDING), ("h", ASCENDING)], unique=True, name="table_h")
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
+    (2, "unique index of term document counts (table, term hash)", _v2_terms),
 ]
