@@ -1,42 +1,67 @@
-"""Block layout: the k+1 bit ranges that make the search for fingerprints within distance k exact.
+"""Block layout: the block tables that make the search for fingerprints within distance k exact.
 
-Two 64-bit fingerprints that differ in at most k bits agree exactly on at least one of k+1
-disjoint bit ranges (pigeonhole), so only fingerprints sharing a block value need comparing.
-Position 0 holds the most significant bits; the position is part of the block's name, so the
-same value in two positions names two different blocks.
+The 64 bits are cut into m disjoint bit ranges (blocks). Two fingerprints that differ in at most k
+bits differ in at most k blocks, so they agree exactly on at least m - k of them (pigeonhole). A
+*table* is one choice of m - k blocks; its key is those blocks' bits side by side. Every pair
+within k shares the key of at least one table, so only fingerprints with a common key need
+comparing.
+
+- m = k + 1 is the paper's layout: k + 1 tables of one block each (k = 3: four 16-bit blocks).
+- A larger k would make single blocks too narrow to narrow anything (k = 9: 6-bit blocks, each
+  holding n/64 rows), so more blocks are cut and tables of two or more are used instead
+  (Manku et al., "Detecting near-duplicates for web crawling", 2007): k = 9 with m = 11 gives 55
+  tables with keys of 10-12 bits.
+
+Block position 0 holds the most significant bits. A table's positions are part of its block
+names (``"2:3fa2"``, ``"0+5:a13"``), so one value in two tables names two different blocks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from math import comb
 
 import numpy as np
 
 BITS = 64
-MIN_BLOCK_BITS = 8  # narrower blocks have at most 256 values: every bucket holds n/256 rows
+MIN_KEY_BITS = 8  # a narrower key has at most 256 values: every bucket would hold n/256 rows
+DEFAULT_KEY_BITS = 10  # the automatic layout adds blocks until every table key is at least this wide
+MAX_TABLES = 256  # each table puts one entry per row in the store
 
 
 @dataclass(frozen=True)
 class BlockLayout:
     max_distance: int
-    widths: tuple[int, ...]
+    widths: tuple[int, ...]  # the m blocks, most significant first
 
     @classmethod
-    def for_distance(cls, k: int) -> "BlockLayout":
-        """k+1 blocks as equal as possible (wider ones first); refuses k that cannot be searched usefully."""
+    def for_distance(cls, k: int, blocks: int | None = None) -> "BlockLayout":
+        """The layout for distance ``k`` with ``blocks`` bit ranges (None: the fewest that give every
+        table a key of DEFAULT_KEY_BITS or more); refuses layouts that cannot narrow the search."""
         if not isinstance(k, int) or isinstance(k, bool) or k < 0:
             raise ValueError("must be a whole number from 0 upwards")
-        n = k + 1
-        if BITS // n < MIN_BLOCK_BITS:
-            top = BITS // MIN_BLOCK_BITS - 1
+        if k >= BITS // 2:
+            raise ValueError(f"{k} is half of the {BITS} bits or more: any two fingerprints could match")
+        if blocks is None:
+            m = k + 1
+            while _layout(k, m).key_bits < DEFAULT_KEY_BITS and comb(m + 1, m + 1 - k) <= MAX_TABLES:
+                m += 1
+            return _layout(k, m)
+        if not isinstance(blocks, int) or isinstance(blocks, bool) or blocks <= k or blocks > BITS:
+            raise ValueError(f"blocks must be a whole number from max_distance + 1 ({k + 1}) to {BITS}")
+        layout = _layout(k, blocks)
+        if layout.key_bits < MIN_KEY_BITS:
             raise ValueError(
-                f"{k} needs {n} blocks of {BITS // n} bits: too narrow to narrow the search "
-                f"(at most {top}, i.e. blocks of {MIN_BLOCK_BITS} bits or more)"
-            )
-        base, extra = divmod(BITS, n)
-        return cls(k, tuple(base + 1 if i < extra else base for i in range(n)))
+                f"{blocks} blocks for distance {k} give table keys of {layout.key_bits} bits: too narrow "
+                f"to narrow the search (keys need {MIN_KEY_BITS} bits or more; use more blocks)")
+        if len(layout.tables) > MAX_TABLES:
+            raise ValueError(f"{blocks} blocks for distance {k} make {len(layout.tables)} tables "
+                             f"(at most {MAX_TABLES}); use fewer blocks")
+        return layout
 
-    @property
+    @cached_property
     def shifts(self) -> tuple[int, ...]:
         """Right shift that brings each block down to the low bits."""
         out, used = [], 0
@@ -45,20 +70,64 @@ class BlockLayout:
             out.append(BITS - used)
         return tuple(out)
 
+    @cached_property
+    def tables(self) -> tuple[tuple[int, ...], ...]:
+        """Each table's block positions: every choice of m - k blocks."""
+        return tuple(combinations(range(len(self.widths)), len(self.widths) - self.max_distance))
+
+    @property
+    def key_bits(self) -> int:
+        """Width of the narrowest table key."""
+        return min(sum(self.widths[p] for p in t) for t in self.tables)
+
+    @cached_property
+    def masks(self) -> tuple[int, ...]:
+        """The bit mask of each table's key."""
+        block = [((1 << w) - 1) << s for w, s in zip(self.widths, self.shifts)]
+        return tuple(sum(block[p] for p in t) for t in self.tables)
+
     def values(self, fps: np.ndarray) -> np.ndarray:
-        """Block values, shape (len(fps), number of blocks), as uint64."""
+        """Table keys, shape (len(fps), number of tables), as uint64: each table's blocks side by side."""
         fps = np.asarray(fps, dtype=np.uint64)
-        out = np.empty((fps.shape[0], len(self.widths)), dtype=np.uint64)
-        for p, (w, s) in enumerate(zip(self.widths, self.shifts)):
-            out[:, p] = (fps >> np.uint64(s)) & np.uint64((1 << w) - 1)
+        out = np.zeros((fps.shape[0], len(self.tables)), dtype=np.uint64)
+        for t, positions in enumerate(self.tables):
+            for p in positions:
+                w, s = self.widths[p], self.shifts[p]
+                out[:, t] = (out[:, t] << np.uint64(w)) | ((fps >> np.uint64(s)) & np.uint64((1 << w) - 1))
         return out
 
+    def table_name(self, t: int, value: int) -> str:
+        """``"<positions joined by +>:<hex value>"``, the blockName of key ``value`` in table ``t``."""
+        positions = self.tables[t]
+        width = sum(self.widths[p] for p in positions)
+        return f"{'+'.join(map(str, positions))}:{value:0{(width + 3) // 4}x}"
+
     def names(self, fp: int) -> list[str]:
-        """The block names of one fingerprint: ``"<position>:<hex value>"``."""
-        return [
-            f"{p}:{(fp >> s) & ((1 << w) - 1):0{(w + 3) // 4}x}"
-            for p, (w, s) in enumerate(zip(self.widths, self.shifts))
-        ]
+        """The block names of one fingerprint, one per table."""
+        fp = int(fp)
+        out = []
+        for t, positions in enumerate(self.tables):
+            value = 0
+            for p in positions:
+                w = self.widths[p]
+                value = (value << w) | ((fp >> self.shifts[p]) & ((1 << w) - 1))
+            out.append(self.table_name(t, value))
+        return out
 
     def describe(self) -> str:
-        return f"{len(self.widths)} blocks of {'/'.join(map(str, self.widths))} bits"
+        m, k = len(self.widths), self.max_distance
+        if m == k + 1:
+            return f"{m} blocks of {'/'.join(map(str, self.widths))} bits"
+        return (f"{m} blocks of {'/'.join(map(str, sorted(set(self.widths))))} bits, "
+                f"{len(self.tables)} tables of {m - k} blocks (keys of {self.key_bits}+ bits)")
+
+
+def _layout(k: int, m: int) -> BlockLayout:
+    base, extra = divmod(BITS, m)
+    return BlockLayout(k, tuple(base + 1 if i < extra else base for i in range(m)))
+
+
+def layout_of(version: dict) -> BlockLayout:
+    """The layout a store's fingerprints were indexed with, from their version stamp."""
+    k = int(version["max_distance"])
+    return BlockLayout.for_distance(k, int(version.get("blocks", k + 1)))  # stamps before tables: k + 1

@@ -1,7 +1,7 @@
 """Exact search for all fingerprint pairs within Hamming distance k, by sorting on block values.
 
-For each of the k+1 blocks, fingerprints are sorted by that block's value and compared only
-inside runs of equal values (pigeonhole: a pair within k shares at least one block). A run far
+For each block table (dedup.blocks), fingerprints are sorted by the table's key and compared only
+inside runs of equal keys (pigeonhole: a pair within k shares the key of at least one table). A run far
 larger than the others (skew: many rows with one block value) is split again on its remaining,
 not-yet-equal bits into k+1 sub-blocks, which keeps the search exact
 (seed improved-simhash-large-scale.txt, section 2.3). No step compares all pairs of the input.
@@ -16,11 +16,6 @@ from .blocks import BITS, BlockLayout
 DEFAULT_SPLIT_AT = 512  # a bucket with more members than this is split again
 MAX_SPLIT_DEPTH = 2  # each split level multiplies a bucket's work by k+1 when its members stay close
 _FULL = (1 << BITS) - 1
-
-
-def block_masks(layout: BlockLayout) -> list[int]:
-    """The bit mask of each block position."""
-    return [((1 << w) - 1) << s for w, s in zip(layout.widths, layout.shifts)]
 
 
 def _split_mask(mask: int, parts: int) -> list[int]:
@@ -45,7 +40,7 @@ def near_pairs(fps: np.ndarray, layout: BlockLayout, split_at: int = DEFAULT_SPL
     k = layout.max_distance
     found: list[np.ndarray] = []
     everyone = np.arange(n, dtype=np.int64)
-    for mask in block_masks(layout):
+    for mask in layout.masks:
         _search(fps, everyone, mask, _FULL & ~mask, k, split_at, found, depth=0)
     if not found:
         empty = np.empty(0, dtype=np.int64)

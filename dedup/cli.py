@@ -88,6 +88,7 @@ def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
       dedup -c dedup.yaml full --table petitions   # fingerprint the whole table, find groups
       dedup -c dedup.yaml incremental              # cron: only rows new since the last run
       dedup -c dedup.yaml report --table petitions --format json
+      dedup -c dedup.yaml eval --table petitions --truth truth.csv -f html -o eval.html
 
     Exit codes: 0 success, 1 failure while working, 2 bad usage or configuration,
     3 the table is locked by another run.
@@ -256,6 +257,67 @@ def report(obj: Context, table: str | None, fmt: str, output: str | None, no_sou
     if output:
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"wrote {n_groups} groups to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+def _numbers(kind, text: str) -> list:
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected numbers separated by commas, got {text!r}") from None
+
+
+@main.command("eval")
+@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
+@click.option("--truth", "truth_file", type=click.Path(exists=True, dir_okay=False),
+              help="CSV of key,cluster: rows with one cluster label are duplicates of each other.")
+@click.option("--truth-column", help="A column of the table holding the cluster label instead.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
+              help="text: summary and sweeps; json: everything; html: a page with the charts.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@click.option("--distances", default=",".join(map(str, (3, 5, 7, 9, 11, 13))), show_default=True,
+              help="simhash.max_distance values to sweep.")
+@click.option("--similarities", default="0.5,0.6,0.7,0.75,0.8,0.85,0.9,0.95", show_default=True,
+              help="simhash.min_similarity values to sweep.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.pass_obj
+@handle_errors
+def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column: str | None, fmt: str,
+          output: str | None, distances: str, similarities: str, quiet: bool) -> None:
+    """Measure duplicate detection against labelled truth: pairwise precision, recall and F1.
+
+    Reads and fingerprints the table as `full` would (nothing is written to the store), then
+    sweeps max_distance and min_similarity, shows the distance and similarity of true and false
+    candidate pairs, and lists the false and the missed pairs with their texts, so you can see why.
+    """
+    from .errors import ConfigError
+    from .eval_chart import render_eval_html, render_eval_text
+    from .evaluate import load_truth_csv
+    from .sweep import run_eval
+
+    if bool(truth_file) == bool(truth_column):
+        raise ConfigError("give either --truth FILE.csv or --truth-column COLUMN")
+    config = obj.config()
+    name = config.table(table).name
+    progress = Progress(name, quiet)
+    try:
+        result = run_eval(config, name, truth=load_truth_csv(truth_file) if truth_file else None,
+                          truth_column=truth_column, distances=_numbers(int, distances),
+                          similarities=_numbers(float, similarities), progress=progress)
+    finally:
+        progress.close()
+    if fmt == "json":
+        import json
+
+        text = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = render_eval_html(result) if fmt == "html" else render_eval_text(result)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        c = result["current"]
+        click.echo(f"precision {c['precision']:.4f}, recall {c['recall']:.4f}, F1 {c['f1']:.4f}; wrote {output}",
+                   err=True)
     else:
         click.echo(text, nl=False)
 

@@ -6,6 +6,7 @@ at once in one ConfigError, so a user fixes the file in one go.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -18,7 +19,15 @@ from .blocks import BlockLayout
 from .errors import ConfigError
 
 DEFAULT_CONFIG_NAME = "dedup.yaml"
-FIELD_KINDS = {"short": 2.0, "text": 1.0}  # kind -> default weight (text: multiplies term frequency)
+FIELD_KINDS = {"short": 2.0, "text": 1.0, "chars": 1.0}  # kind -> default weight (text/chars: x term frequency)
+DEFAULT_NGRAM = 2  # characters per n-gram of a ``chars`` field
+SKETCH_BITS = (64, 128, 192, 256)
+# The defaults are the recipe that measured best (bench/bench_quality.py); PAPER_RECIPE is the seed paper's.
+DEFAULT_MAX_DISTANCE = 11
+DEFAULT_SKETCH_BITS = 256
+DEFAULT_MIN_SIMILARITY = 0.88
+DEFAULT_IDF = False
+PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None}, "text": {"idf": False}}
 DEFAULT_BATCH_SIZE = 1000
 DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
@@ -26,10 +35,10 @@ KEYS = {
     "": {"source", "store", "simhash", "tables", "text"},
     "source": {"url", "batch_size"},
     "store": {"url", "bucket_size"},
-    "simhash": {"max_distance"},
-    "text": {"stopwords", "hmm", "workers"},
+    "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity"},
+    "text": {"stopwords", "hmm", "workers", "idf"},
     "tables.<name>": {"key", "watermark", "fields", "display"},
-    "tables.<name>.fields.<column>": {"kind", "weight"},
+    "tables.<name>.fields.<column>": {"kind", "weight", "n"},
 }
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
@@ -38,11 +47,13 @@ _SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One source column that contributes features: ``short`` (whole value) or ``text`` (jieba terms)."""
+    """One source column that contributes features: ``short`` (whole value), ``text`` (jieba terms)
+    or ``chars`` (character n-grams, robust to typos in names, addresses and numbers)."""
 
     name: str
     kind: str
     weight: float
+    n: int | None = None  # chars: characters per n-gram
 
 
 @dataclass(frozen=True)
@@ -71,13 +82,17 @@ class TextConfig:
     stopwords: Path | None = None
     hmm: bool = True
     workers: int | str = "auto"
+    idf: bool = DEFAULT_IDF  # weight terms and n-grams by inverse document frequency (learned by `full`)
 
 
 @dataclass(frozen=True)
 class Config:
     source_url: str
     store_url: str
-    max_distance: int = 3
+    max_distance: int = DEFAULT_MAX_DISTANCE
+    blocks: int | None = None  # None: as many as give every block table a useful key (dedup.blocks)
+    sketch_bits: int = DEFAULT_SKETCH_BITS
+    min_similarity: float | None = DEFAULT_MIN_SIMILARITY
     batch_size: int = DEFAULT_BATCH_SIZE
     bucket_size: int = DEFAULT_BUCKET_SIZE
     tables: Mapping[str, TableConfig] = field(default_factory=dict)
@@ -85,8 +100,16 @@ class Config:
     path: Path | None = None
 
     @property
+    def verify_distance(self) -> int | None:
+        """Most sketch bits a pair may differ in and still be kept (None: no check beyond max_distance):
+        the distance at which the estimated cosine similarity cos(pi * d / bits) falls to min_similarity."""
+        if self.min_similarity is None:
+            return None
+        return int(math.floor(self.sketch_bits * math.acos(self.min_similarity) / math.pi + 1e-9))
+
+    @property
     def layout(self) -> BlockLayout:
-        return BlockLayout.for_distance(self.max_distance)
+        return BlockLayout.for_distance(self.max_distance, self.blocks)
 
     def table(self, name: str | None) -> TableConfig:
         """The named table, or the only one when the config has a single table."""
@@ -181,12 +204,27 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
 
     simhash = _mapping(data, "simhash", problems, required=False)
     _unknown(simhash, KEYS["simhash"], "simhash", problems)
-    max_distance = _integer(simhash, "max_distance", "simhash", problems, default=3, minimum=0)
-    if isinstance(max_distance, int):
-        try:
-            BlockLayout.for_distance(max_distance)
-        except ValueError as e:
-            problems.add("simhash.max_distance", str(e))
+    max_distance = _integer(simhash, "max_distance", "simhash", problems, default=DEFAULT_MAX_DISTANCE, minimum=0)
+    blocks = simhash.get("blocks", "auto") if isinstance(simhash, dict) else "auto"
+    if blocks == "auto":
+        blocks = None
+    elif isinstance(blocks, bool) or not isinstance(blocks, int):
+        problems.add("simhash.blocks", "must be auto or a whole number")
+        blocks = None
+    try:
+        BlockLayout.for_distance(max_distance, blocks)
+    except ValueError as e:
+        problems.add("simhash.blocks" if blocks is not None else "simhash.max_distance", str(e))
+    sketch_bits = _integer(simhash, "sketch_bits", "simhash", problems, default=DEFAULT_SKETCH_BITS, minimum=64)
+    if sketch_bits not in SKETCH_BITS:
+        problems.add("simhash.sketch_bits", f"must be one of {', '.join(map(str, SKETCH_BITS))}")
+        sketch_bits = DEFAULT_SKETCH_BITS
+    min_similarity = simhash.get("min_similarity", DEFAULT_MIN_SIMILARITY) if isinstance(simhash, dict) \
+        else DEFAULT_MIN_SIMILARITY
+    if min_similarity is not None and (isinstance(min_similarity, bool) or not isinstance(min_similarity, (int, float))
+                                       or not -1 <= min_similarity <= 1):
+        problems.add("simhash.min_similarity", "must be a number from -1 to 1, or null (no verification)")
+        min_similarity = DEFAULT_MIN_SIMILARITY
 
     text = _mapping(data, "text", problems, required=False)
     _unknown(text, KEYS["text"], "text", problems)
@@ -201,6 +239,10 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     if workers != "auto" and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         problems.add("text.workers", "must be auto or a whole number from 1 upwards")
         workers = "auto"
+    idf = text.get("idf", DEFAULT_IDF) if isinstance(text, dict) else DEFAULT_IDF
+    if not isinstance(idf, bool):
+        problems.add("text.idf", "must be true or false")
+        idf = DEFAULT_IDF
 
     tables_raw = _mapping(data, "tables", problems, required=True)
     tables: dict[str, TableConfig] = {}
@@ -216,10 +258,13 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         source_url=_resolve_sqlite(source_url, base_dir),
         store_url=_resolve_sqlite(store_url, base_dir),
         max_distance=max_distance,
+        blocks=blocks,
+        sketch_bits=sketch_bits,
+        min_similarity=None if min_similarity is None else float(min_similarity),
         batch_size=batch_size,
         bucket_size=bucket_size,
         tables=tables,
-        text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers),
+        text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers, idf=idf),
         path=None if base_dir is None else base_dir,
     )
 
@@ -247,6 +292,7 @@ def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None
     display: tuple[str, ...]
     if display_raw is None:
         shorts = [f.name for f in fields if f.kind == "short"]
+        shorts += [f.name for f in fields if f.kind == "chars"]
         texts = [f.name for f in fields if f.kind == "text"]
         display = tuple(shorts + texts[:1])
     elif isinstance(display_raw, list) and all(isinstance(c, str) for c in display_raw):
@@ -264,20 +310,31 @@ def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSp
         kind, weight = spec, None
     elif isinstance(spec, dict):
         _unknown(spec, KEYS["tables.<name>.fields.<column>"], path, problems)
-        kind, weight = spec.get("kind"), spec.get("weight")
+        kind, weight, n = spec.get("kind"), spec.get("weight"), spec.get("n")
     else:
-        problems.add(path, "must be short, text, or {kind: short|text, weight: N}")
+        problems.add(path, "must be short, text, chars, or {kind: short|text|chars, weight: N}")
         return None
+    if isinstance(spec, str):
+        n = None
     if kind not in FIELD_KINDS:
         problems.add(f"{path}" + (".kind" if isinstance(spec, dict) else ""),
-                     f"unknown kind {kind!r} (use short or text)")
+                     f"unknown kind {kind!r} (use short, text or chars)")
+        return None
+    if kind == "chars":
+        if n is None:
+            n = DEFAULT_NGRAM
+        elif isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 8:
+            problems.add(f"{path}.n", "must be a whole number from 1 to 8")
+            return None
+    elif n is not None:
+        problems.add(f"{path}.n", "only a chars field has n")
         return None
     if weight is None:
         weight = FIELD_KINDS[kind]
     elif isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight > 0:
         problems.add(f"{path}.weight", "must be a number greater than 0")
         return None
-    return FieldSpec(name=col, kind=kind, weight=float(weight))
+    return FieldSpec(name=col, kind=kind, weight=float(weight), n=n)
 
 
 def _unknown(raw: Any, allowed: set[str], path: str, problems: _Problems) -> None:

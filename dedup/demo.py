@@ -12,8 +12,12 @@ source:
   url: "sqlite:///petitions.db"
 store:
   url: "sqlite:///dedup-store.db"
-simhash:
-  max_distance: 3
+simhash:                   # the defaults, written out: the recipe that measured best
+  max_distance: 11         # candidates: fingerprints at most 11 of 64 bits apart (exact search)
+  sketch_bits: 256         # 256 SimHash bits kept per row to verify each candidate pair
+  min_similarity: 0.88     # kept when the similarity estimated from them is at least this
+text:
+  idf: false
 tables:
   petitions:
     key: id

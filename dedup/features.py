@@ -3,8 +3,12 @@
 A short field (name, phone, address...) is one feature, its normalised whole value, weighted 2
 by default; it is tagged with the column name so equal values in different columns stay apart.
 A text field is segmented into terms, each weighted by its frequency in the row times the
-field's weight (1 by default); terms from all text fields of a row add up. NULL and empty
-values contribute nothing.
+field's weight (1 by default); terms from all text fields of a row add up. A chars field is cut
+into character n-grams (tagged with the column), so one typo in a name or an id changes a few
+features instead of the whole value. NULL and empty values contribute nothing.
+
+Terms and n-grams can further be weighted by inverse document frequency (dedup.terms); whole
+values are marked (fingerprint.WHOLE_VALUE) and keep their weight.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .config import FieldSpec
+from .fingerprint import WHOLE_VALUE
 from .normalize import normalize_short, normalize_text, value_to_text
 from .segment import Segmenter
 
-FIELD_SEPARATOR = "\x1f"  # between a short field's column name and its value
+FIELD_SEPARATOR = WHOLE_VALUE  # between a short field's column name and its value
+NGRAM_SEPARATOR = "\x1e"  # between a chars field's column name and one of its n-grams
 
 
 @dataclass(frozen=True)
@@ -37,10 +43,23 @@ class Featurizer:
                 if value:
                     feat = f"{f.name}{FIELD_SEPARATOR}{value}"
                     out[feat] = out.get(feat, 0.0) + f.weight
+            elif f.kind == "chars":
+                value = normalize_short(text)
+                for gram, tf in Counter(ngrams(value, f.n or 1)).items():
+                    feat = f"{f.name}{NGRAM_SEPARATOR}{gram}"
+                    out[feat] = out.get(feat, 0.0) + tf * f.weight
             else:
                 for term, tf in Counter(self.segmenter.terms(normalize_text(text))).items():
                     out[term] = out.get(term, 0.0) + tf * f.weight
         return out
 
     def version(self) -> dict:
-        return {"fields": [[f.name, f.kind, f.weight] for f in self.fields], **self.segmenter.version()}
+        fields = [[f.name, f.kind, f.weight] + ([f.n] if f.kind == "chars" else []) for f in self.fields]
+        return {"fields": fields, **self.segmenter.version()}
+
+
+def ngrams(value: str, n: int) -> list[str]:
+    """The overlapping n-character pieces of ``value``; a value shorter than n is one piece."""
+    if len(value) <= n:
+        return [value] if value else []
+    return [value[i:i + n] for i in range(len(value) - n + 1)]

@@ -3,17 +3,23 @@
 Per feature: CityHash64 of its UTF-8 text. Per bit i: add the feature's weight where bit i of the
 hash is 1, subtract it where 0; the fingerprint's bit i is 1 where the sum is > 0. The per-bit
 sums are numpy array operations over every feature of the batch, not a Python loop over 64 bits.
+A *sketch* extends the 64-bit fingerprint with more SimHash words over remixed feature hashes;
+with 256 bits, the similarity of a candidate pair is estimated four times as finely.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 from cityhash import CityHash64
 
 HASH_NAME = "CityHash64"
-_CHUNK_FEATURES = 65536  # features per numpy pass: keeps the (features x 64) matrix near 16 MB
+WHOLE_VALUE = "\x1f"  # marks a short field's whole-value feature (column, this, value): never IDF-weighted
+_CHUNK_ROWS = 2048  # rows per pass: the per-row byte histograms stay near 4 MB
+_SIGNS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64) * 2 - 1
+_WORD_SEEDS = (0, 0x51ED270B27E3F7A1, 0x2545F4914F6CDD1D, 0xD6E8FEB86659FD93)
 
 
 def feature_hash(feature: str) -> int:
@@ -21,34 +27,78 @@ def feature_hash(feature: str) -> int:
     return CityHash64(feature.encode("utf-8"))
 
 
+@dataclass
+class HashedFeatures:
+    """The features of consecutive rows, flattened: row r owns the next ``counts[r]`` entries."""
+
+    hashes: np.ndarray  # uint64 CityHash64 of each feature
+    weights: np.ndarray  # float64
+    idf: np.ndarray  # bool: the feature is a term or n-gram (weighted by IDF when that is on)
+    counts: np.ndarray  # int64 features per row
+
+    @classmethod
+    def of(cls, rows: Sequence[Mapping[str, float]]) -> "HashedFeatures":
+        counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
+        total = int(counts.sum())
+        return cls(
+            np.fromiter((CityHash64(f.encode("utf-8")) for r in rows for f in r), dtype=np.uint64, count=total),
+            np.fromiter((w for r in rows for w in r.values()), dtype=np.float64, count=total),
+            np.fromiter((WHOLE_VALUE not in f for r in rows for f in r), dtype=bool, count=total),
+            counts)
+
+    @classmethod
+    def concat(cls, parts: Sequence["HashedFeatures"]) -> "HashedFeatures":
+        if not parts:
+            return cls(np.empty(0, np.uint64), np.empty(0), np.empty(0, bool), np.empty(0, np.int64))
+        return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")))
+
+
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:
     """Fingerprints (uint64) of feature->weight mappings; every mapping must be non-empty."""
-    counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
-    if len(rows) and counts.min() == 0:
+    feats = HashedFeatures.of(rows)
+    if len(rows) and feats.counts.min() == 0:
         raise ValueError("a row without features has no fingerprint")
-    total = int(counts.sum())
-    hashes = np.fromiter((CityHash64(f.encode("utf-8")) for r in rows for f in r), dtype=np.uint64, count=total)
-    weights = np.fromiter((w for r in rows for w in r.values()), dtype=np.float64, count=total)
-    out = np.empty(len(rows), dtype=np.uint64)
+    return sketch(feats.hashes, feats.weights, feats.counts, words=1)[:, 0]
+
+
+def word_hashes(hashes: np.ndarray, word: int) -> np.ndarray:
+    """The feature hashes behind sketch word ``word``: CityHash64 itself for word 0 (the paper's
+    fingerprint), a splitmix64 remix of it for the others (independent bits without hashing again)."""
+    if word == 0:
+        return hashes
+    with np.errstate(over="ignore"):
+        z = (hashes ^ np.uint64(_WORD_SEEDS[word])) + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def sketch(hashes: np.ndarray, weights: np.ndarray, counts: np.ndarray, words: int) -> np.ndarray:
+    """SimHash of each row over ``64 * words`` bits, shape (rows, words), uint64; word 0 is the fingerprint.
+
+    Bit b of a row is 1 where the sum over its features of (+weight if the feature hash has bit b,
+    else -weight) is > 0. Computed a byte at a time: a weighted histogram of the byte's 256 values
+    per row (one bincount) times a 256 x 8 table of +-1, so no (features x bits) matrix is built.
+    """
+    rows = counts.shape[0]
+    out = np.zeros((rows, words), dtype=np.uint64)
     starts = np.concatenate(([0], np.cumsum(counts)))
     row = 0
-    while row < len(rows):
-        # take as many whole rows as fit in one chunk (at least one)
-        end = int(np.searchsorted(starts, starts[row] + _CHUNK_FEATURES, side="right")) - 1
-        end = max(end, row + 1)
+    while row < rows:
+        end = min(rows, row + _CHUNK_ROWS)
         lo, hi = int(starts[row]), int(starts[end])
-        out[row:end] = _simhash_chunk(hashes[lo:hi], weights[lo:hi], starts[row:end] - lo)
+        owner = np.repeat(np.arange(end - row, dtype=np.int64) * 256, counts[row:end])
+        w = weights[lo:hi]
+        for word in range(words):
+            by = word_hashes(hashes[lo:hi], word).astype("<u8").view(np.uint8).reshape(-1, 8)
+            packed = np.empty((end - row, 8), dtype=np.uint8)
+            for j in range(8):
+                hist = np.bincount(owner + by[:, j], weights=w, minlength=(end - row) * 256)
+                sums = hist.reshape(-1, 256) @ _SIGNS
+                packed[:, j] = np.packbits(sums > 0, axis=1, bitorder="little")[:, 0]
+            out[row:end, word] = packed.view("<u8")[:, 0]
         row = end
     return out
-
-
-def _simhash_chunk(hashes: np.ndarray, weights: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    # bit i of each hash as column i (little-endian bytes, little bit order)
-    bits = np.unpackbits(hashes.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    signed = bits.astype(np.float64) * (2.0 * weights)[:, None] - weights[:, None]  # +w where 1, -w where 0
-    sums = np.add.reduceat(signed, offsets, axis=0)
-    packed = np.packbits(sums > 0, axis=1, bitorder="little")
-    return packed.view("<u8").reshape(-1).astype(np.uint64)
 
 
 def simhash(features: Mapping[str, float]) -> int:

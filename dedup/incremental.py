@@ -21,10 +21,11 @@ import numpy as np
 from .candidates import near_pairs
 from .config import Config
 from .errors import ConfigError
-from .groups import Group, Pair, linked_groups, row_pairs
+from .groups import Group, Pair, linked_groups, row_pairs, sketch_distance
 from .normalize import key_sort
 from .parallel import resolve_workers
-from .pipeline import FullResult, Progress, fingerprint_rows, fingerprint_version, make_featurizer, table_run
+from .pipeline import (LEARNED, FullResult, Progress, _extra_words, fingerprint_rows, fingerprint_version,
+                       make_featurizer, sketch_rows, stored_terms, table_run)
 from .store import Store, TableChanges
 
 
@@ -67,15 +68,19 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
         featurizer = make_featurizer(config, tcfg)
         version = fingerprint_version(config, featurizer)
         state = store.state(tcfg.name)
-        if state is not None and state.version != version:
+        stored_version = {k: v for k, v in state.version.items() if k != LEARNED} if state is not None else None
+        if state is not None and stored_version != version:
             raise ConfigError(
                 f"the fingerprints stored for {tcfg.name!r} were made with other settings "
-                f"({_differences(state.version, version)}); run `dedup full --table {tcfg.name}` to rebuild them")
+                f"({_differences(stored_version, version)}); run `dedup full --table {tcfg.name}` to rebuild them")
+        if state is not None and LEARNED in state.version:
+            version[LEARNED] = state.version[LEARNED]
         since = state.watermark if state is not None else None
         if on_total is not None:
             on_total(source.count(since))
         batch = fingerprint_rows(source, featurizer, progress, since=since, by_watermark=True,
                                  workers=resolve_workers(config.text.workers))
+        sketch_rows(batch, config, stored_terms(store, tcfg.name, batch.features) if config.text.idf else None)
         result = IncrementalResult(tcfg.name, run_id=run.id)
         changes = plan_changes(store, config, batch, run.id, version, result)
         store.apply_changes(changes)
@@ -92,9 +97,10 @@ def _differences(old: dict, new: dict) -> str:
 def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, version: dict,
                  result: IncrementalResult) -> TableChanges:
     """Work out, from the store and the new rows, everything the store must change."""
-    table, layout, k = batch.table, config.layout, config.max_distance
+    table, layout, k, verify = batch.table, config.layout, config.max_distance, config.verify_distance
     near = partial(near_pairs, layout=layout)
     new_keys, new_fps = batch.keys, np.asarray(batch.fingerprints, dtype=np.uint64)
+    new_sketches = np.asarray(batch.sketches, dtype=np.uint64)
     batch_keys = list(dict.fromkeys([*new_keys, *(s.key for s in batch.skipped)]))
     in_batch = set(batch_keys)
 
@@ -102,6 +108,8 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
 
     new_old = _pairs_with_stored(store, table, layout, k, new_keys, new_fps, in_batch)
+    if verify is not None and new_old:
+        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), verify)
     matched = sorted({old for _, old, _ in new_old}, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
@@ -109,11 +117,12 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     fp = store.fingerprints(table, sorted(set(old_group_of) | set(matched), key=key_sort))
     fp.update(zip(new_keys, (int(v) for v in new_fps)))
 
-    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + row_pairs(new_keys, new_fps, near)
+    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + row_pairs(new_keys, new_sketches, near, verify)
     for g in old_groups.values():
         if g.id in touched:  # a member left or changed: its remaining members' pairs are recomputed
             rest = [m for m in g.keys if m not in in_batch]
-            pairs += row_pairs(rest, np.array([fp[m] for m in rest], dtype=np.uint64), near)
+            sk = _sketches_of(store, table, rest, fp, new_sketches.shape[1])
+            pairs += row_pairs(rest, np.array([sk[m] for m in rest], dtype=np.uint64), near, verify)
         else:
             pairs += g.pairs
     groups = _assign_ids(pairs, fp, old_groups, old_group_of, store.max_group_id(table) + 1, run_id, result)
@@ -130,7 +139,8 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     return TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
         remove_block_names=sorted({n for v in stored_before.values() for n in layout.names(v)}),
-        add_keys=list(new_keys), add_fingerprints=new_fps, skipped=list(batch.skipped),
+        add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=_extra_words(new_sketches),
+        skipped=list(batch.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
         version=version, watermark=batch.watermark)
 
@@ -157,6 +167,24 @@ def _pairs_with_stored(store: Store, table: str, layout, k: int, keys: list[str]
     rows_a = np.asarray(rows, dtype=np.int64)
     dist = np.bitwise_count(fps[rows_a] ^ np.asarray(other_fp, dtype=np.uint64))
     return sorted({(keys[i], other_key[j], int(dist[j])) for j, i in enumerate(rows) if dist[j] <= k})
+
+
+def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> dict[str, list[int]]:
+    """Stored rows' sketches (fingerprint first) with ``words`` words."""
+    extra = store.sketches(table, keys) if words > 1 else {}
+    return {k: [fp[k], *list(extra.get(k, (0, 0, 0)))[:words - 1]] for k in keys}
+
+
+def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new: dict[str, np.ndarray],
+              verify: int) -> list[tuple[str, str, int]]:
+    """The (new, stored) candidate pairs whose sketches differ in at most ``verify`` bits."""
+    olds = sorted({old for _, old, _ in pairs}, key=key_sort)
+    words = len(next(iter(new.values())))
+    stored = _sketches_of(store, table, olds, store.fingerprints(table, olds), words)
+    a = np.array([new[n] for n, _, _ in pairs], dtype=np.uint64)
+    b = np.array([stored[o] for _, o, _ in pairs], dtype=np.uint64)
+    keep = sketch_distance(a, b) <= verify
+    return [p for p, ok in zip(pairs, keep) if ok]
 
 
 def _assign_ids(pairs: list[Pair], fp: dict[str, int], old_groups: dict[int, Group], old_group_of: dict[str, int],

@@ -1,4 +1,4 @@
-"""Featurising and fingerprinting batches of rows, in worker processes when there are cores to spare.
+"""Featurising batches of rows, in worker processes when there are cores to spare.
 
 Segmentation (jieba, pure Python) is the cost of a run; it parallelises across processes, not
 threads. Batches go to a process pool with a bounded number in flight, so memory stays flat and
@@ -15,14 +15,12 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterator
 
-import numpy as np
-
-from . import fingerprint
 from .features import Featurizer
+from .fingerprint import HashedFeatures
 from .store import Skipped
 
 Rows = list[tuple[str, dict]]
-Output = tuple[list[str], np.ndarray, list[Skipped]]  # fingerprinted keys, their fingerprints, skipped rows
+Output = tuple[list[str], HashedFeatures, list[Skipped]]  # keys of rows with features, their features, skipped rows
 
 _WORKER_FEATURIZER: Featurizer | None = None
 
@@ -35,7 +33,9 @@ def resolve_workers(setting: int | str | None) -> int:
 
 
 def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
-    """Fingerprints of the rows that have features; the others as skipped (no features or unreadable)."""
+    """Hashed features of the rows that have any; the others as skipped (no features or unreadable).
+
+    Weighting and SimHash come after, once the whole run's term counts are known (dedup.terms)."""
     feats, keys, skipped = [], [], []
     for key, row in rows:
         try:
@@ -48,8 +48,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
             keys.append(key)
         else:
             skipped.append(Skipped(key, "no_features", "every field is empty"))
-    fps = fingerprint.simhash_batch(feats) if feats else np.empty(0, dtype=np.uint64)
-    return keys, fps, skipped
+    return keys, HashedFeatures.of(feats), skipped
 
 
 def _init_worker(featurizer: Featurizer) -> None:

@@ -24,14 +24,16 @@ import numpy as np
 from . import fingerprint
 from .candidates import near_pairs
 from .config import Config, TableConfig
-from .errors import DedupError, LockedError
+from .errors import ConfigError, DedupError, LockedError
 from .features import Featurizer
+from .fingerprint import HashedFeatures
 from .groups import Group, build_groups, row_pairs
 from .normalize import NORMALIZATION_VERSION
 from .parallel import Featurizing, resolve_workers
 from .segment import Segmenter, load_stopwords
 from .source import Source, watermark_position
 from .store import RunRecord, Skipped, Store, TableSnapshot, open_store
+from .terms import TermModel
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
@@ -45,6 +47,9 @@ class FullResult:
     table: str
     keys: list[str] = field(default_factory=list)
     fingerprints: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))
+    sketches: np.ndarray = field(default_factory=lambda: np.empty((0, 1), np.uint64))  # word 0 = fingerprint
+    features: HashedFeatures | None = None  # until weighed and sketched
+    terms: TermModel | None = None  # the IDF counts used (learned by a full run)
     groups: list[Group] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     rows_read: int = 0
@@ -70,10 +75,18 @@ def make_featurizer(config: Config, table: TableConfig) -> Featurizer:
     return Featurizer(table.fields, segmenter)
 
 
+LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents)
+
+
 def fingerprint_version(config: Config, featurizer: Featurizer) -> dict:
-    """Everything that decides a fingerprint; rows fingerprinted under another stamp are not comparable."""
+    """Everything that decides a fingerprint or a pair; rows fingerprinted under another stamp are
+    not comparable."""
     stamp = {
         "max_distance": config.max_distance,
+        "blocks": len(config.layout.widths),
+        "sketch_bits": config.sketch_bits,
+        "min_similarity": config.min_similarity,
+        "idf": config.text.idf,
         "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
         "normalization": NORMALIZATION_VERSION,
         **featurizer.version(),
@@ -101,12 +114,12 @@ def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress 
     result = FullResult(table=source.config.name)
     wm_col, key_col = source.config.watermark, source.config.key
     last: tuple | None = None
-    chunks: list[np.ndarray] = []
+    parts: list[HashedFeatures] = []
 
     def take(outputs) -> None:
-        for (keys, fps, skipped), n in outputs:
+        for (keys, feats, skipped), n in outputs:
             result.keys.extend(keys)
-            chunks.append(fps)
+            parts.append(feats)
             result.skipped.extend(skipped)
             result.rows_read += n
             if progress is not None:
@@ -124,15 +137,25 @@ def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress 
             result.skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
             take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
         take(featurizing.drain())
-    if chunks:
-        result.fingerprints = np.concatenate(chunks)
+    result.features = HashedFeatures.concat(parts)
     result.watermark = watermark_position(*last) if last is not None else since
     return result
 
 
-def find_groups(keys: list[str], fps: np.ndarray, config: Config) -> list[Group]:
-    """Exact pairs within ``max_distance`` (sort-based over blocks), merged into groups."""
-    pairs = row_pairs(keys, fps, partial(near_pairs, layout=config.layout))
+def sketch_rows(result: FullResult, config: Config, terms: TermModel | None) -> None:
+    """Weigh the read rows' features (IDF when ``terms``) and SimHash them into sketches."""
+    feats = result.features
+    weights = terms.weigh(feats) if terms is not None else feats.weights
+    result.sketches = fingerprint.sketch(feats.hashes, weights, feats.counts, words=config.sketch_bits // 64)
+    result.fingerprints = result.sketches[:, 0].copy()
+    result.terms, result.features = terms, None
+
+
+def find_groups(keys: list[str], sketches: np.ndarray, config: Config) -> list[Group]:
+    """Exact candidate pairs within ``max_distance`` (sort-based over block tables), verified on the
+    sketch, merged into groups."""
+    pairs = row_pairs(keys, sketches, partial(near_pairs, layout=config.layout), config.verify_distance)
+    fps = np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1)[:, 0] if len(keys) else np.empty(0, np.uint64)
     return build_groups(keys, fps, pairs)
 
 
@@ -191,8 +214,12 @@ def _finish_failed(store: Store, run: RunRecord, error: Exception) -> None:
 
 
 def run_full(config: Config, table: str | None = None, progress: Progress | None = None,
-             on_total: Callable[[int], None] | None = None) -> FullResult:
-    """Fingerprint the whole table, find its duplicate groups and replace its results in the store."""
+             on_total: Callable[[int], None] | None = None, keep_terms: bool = False) -> FullResult:
+    """Fingerprint the whole table, find its duplicate groups and replace its results in the store.
+
+    With IDF on, the term counts are learned from the table's rows, or with ``keep_terms`` taken
+    from the store as the last full run left them (so the result is the one incremental runs since
+    then have been building)."""
     tcfg = config.table(table)
     started = time.perf_counter()
     with table_run(config, tcfg, "full") as (source, store, run):
@@ -200,16 +227,42 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         if on_total is not None:
             on_total(source.count())
         result = fingerprint_rows(source, featurizer, progress, workers=resolve_workers(config.text.workers))
-        result.groups = find_groups(result.keys, result.fingerprints, config)
+        version = fingerprint_version(config, featurizer)
+        terms = None
+        if config.text.idf:
+            terms = stored_terms(store, tcfg.name, result.features) if keep_terms \
+                else TermModel.learn(result.features)
+            version[LEARNED] = {"documents": terms.documents}
+        sketch_rows(result, config, terms)
+        result.groups = find_groups(result.keys, result.sketches, config)
         for g in result.groups:
             g.created_run = g.updated_run = run.id
         store.replace_table(TableSnapshot(
             table=tcfg.name, run_id=run.id, keys=result.keys, fingerprints=result.fingerprints,
-            groups=result.groups, skipped=result.skipped, version=fingerprint_version(config, featurizer),
-            watermark=result.watermark))
+            groups=result.groups, skipped=result.skipped, version=version, watermark=result.watermark,
+            sketches=_extra_words(result.sketches), terms=terms.stored() if terms is not None else None))
         result.seconds = time.perf_counter() - started
         store.finish_run(run.id, "ok", result.summary())
     return result
+
+
+def stored_terms(store: Store, table: str, feats: HashedFeatures) -> TermModel:
+    """The term counts the last full run stored, for the terms in ``feats``."""
+    state = store.state(table)
+    learned = (state.version.get(LEARNED) if state is not None else None) or {}
+    if "documents" not in learned:
+        raise ConfigError(f"no term statistics stored for {table!r} (text.idf is on): run `dedup full --table {table}` first")
+    wanted = np.unique(feats.hashes[feats.idf])
+    return TermModel.from_counts(int(learned["documents"]), store.term_counts(table, wanted))
+
+
+def _extra_words(sketches: np.ndarray) -> np.ndarray | None:
+    """Sketch words after the fingerprint, padded to three for the store (None: fingerprint only)."""
+    if sketches.shape[1] <= 1:
+        return None
+    out = np.zeros((sketches.shape[0], 3), dtype=np.uint64)
+    out[:, :sketches.shape[1] - 1] = sketches[:, 1:]
+    return out
 
 
 def utcnow() -> _dt.datetime:

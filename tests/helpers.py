@@ -33,11 +33,13 @@ def make_table(url: str, rows: list[dict], name: str = "petitions", key_type=sa.
     engine.dispose()
 
 
-def config_for(source_url: str, store_url: str, fields=None, max_distance=3, batch_size=1000, **table):
+def config_for(source_url: str, store_url: str, fields=None, max_distance=3, batch_size=1000, simhash=None,
+               text=None, **table):
     return parse_config({
         "source": {"url": source_url, "batch_size": batch_size},
         "store": {"url": store_url},
-        "simhash": {"max_distance": max_distance},
+        "simhash": {"max_distance": max_distance, **(simhash or {})},
+        "text": text or {},
         "tables": {"petitions": {"key": "id", "fields": fields or FIELDS, **table}},
     })
 

@@ -30,11 +30,15 @@ def as_set(i, j):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 700), k=st.integers(0, 7),
-       skew=st.booleans(), split_at=st.sampled_from([2, 7, 64, 512]))
-def test_pairs_equal_brute_force(seed, n, k, skew, split_at):
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 700), k=st.integers(0, 12),
+       extra_blocks=st.sampled_from([None, 0, 1, 2]), skew=st.booleans(), split_at=st.sampled_from([2, 7, 64, 512]))
+def test_pairs_equal_brute_force(seed, n, k, extra_blocks, skew, split_at):
     fps = planted(seed, n, k, skew)
-    i, j, d = near_pairs(fps, BlockLayout.for_distance(k), split_at=split_at)
+    try:
+        layout = BlockLayout.for_distance(k, None if extra_blocks is None else k + 1 + extra_blocks)
+    except ValueError:  # keys too narrow for this k and block count
+        return
+    i, j, d = near_pairs(fps, layout, split_at=split_at)
     bi, bj = brute_force_pairs(fps, k)
     assert as_set(i, j) == as_set(bi, bj)
     assert len(i) == len(as_set(i, j))  # each pair once
@@ -60,7 +64,23 @@ def test_layout_widths_and_names():
     assert names == ["0:3fa2", "1:0000", "2:0000", "3:3fa2"]  # same value, different positions
 
 
-@pytest.mark.parametrize("k", [-1, 8, 64])
-def test_layout_refuses_distances_it_cannot_search_usefully(k):
+def test_wider_distances_use_tables_of_several_blocks():
+    layout = BlockLayout.for_distance(9)  # single blocks would be 6 bits: 11 blocks, pairs of them
+    assert len(layout.widths) == 11 and len(layout.tables) == 55 and layout.key_bits >= 10
+    assert all(len(t) == 2 for t in layout.tables)
+    fp = 0xFFFF_0000_FFFF_0000
+    names = layout.names(fp)
+    assert len(names) == 55 and len(set(names)) == 55
+    values = layout.values(np.array([fp], dtype=np.uint64))[0]
+    assert names == [layout.table_name(t, int(v)) for t, v in enumerate(values)]
+    assert names[0].startswith("0+1:")
+    # each table's key is its blocks' bits: equal keys <=> equal fingerprint bits under the mask
+    for t, mask in enumerate(layout.masks):
+        other = fp ^ (~mask & (2**64 - 1))  # flip every bit outside the table
+        assert layout.names(other)[t] == names[t]
+
+
+@pytest.mark.parametrize("k,blocks", [(-1, None), (32, None), (64, None), (8, 9), (3, 3), (3, 65)])
+def test_layout_refuses_distances_it_cannot_search_usefully(k, blocks):
     with pytest.raises(ValueError):
-        BlockLayout.for_distance(k)
+        BlockLayout.for_distance(k, blocks)

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from dedup.cli import main
+from dedup.config import DEFAULT_MAX_DISTANCE
 from helpers import make_table, petition
 from test_pipeline import BASE, OTHER
 
@@ -53,7 +54,7 @@ def test_bad_config_key_is_exit_2(runner, tmp_path):
     cfg.write_text('source: {url: "sqlite://"}\ntables: {t: {key: id, fields: {a: texty}}}\n', encoding="utf-8")
     result = runner.invoke(main, ["-c", str(cfg), "full"])
     assert result.exit_code == 2
-    assert result.output == f"Error: {cfg}: tables.t.fields.a: unknown kind 'texty' (use short or text)\n"
+    assert result.output == f"Error: {cfg}: tables.t.fields.a: unknown kind 'texty' (use short, text or chars)\n"
 
 
 def test_unknown_table_and_missing_column_are_exit_2(runner, project):
@@ -84,7 +85,7 @@ def test_full_then_report_in_every_format(runner, project, tmp_path):
     out = runner.invoke(main, ["-c", str(project), "report", "--table", "petitions", "--format", "json"])
     assert out.exit_code == 0
     data = json.loads(out.output)
-    assert data["table"] == "petitions" and data["max_distance"] == 3
+    assert data["table"] == "petitions" and data["max_distance"] == DEFAULT_MAX_DISTANCE
     assert data["groups"] == [{
         "group": 1, "size": 2,
         "rows": [{"key": "1", "distance": 0, "name": "张三", "title": "噪音扰民"},
@@ -112,9 +113,9 @@ def test_report_before_any_run_says_so(runner, project):
 
 def test_migrate(runner, project):
     out = runner.invoke(main, ["-c", str(project), "migrate"])
-    assert out.exit_code == 0 and "migrated from empty to revision 0002" in out.output
+    assert out.exit_code == 0 and "migrated from empty to revision 0003" in out.output
     out = runner.invoke(main, ["-c", str(project), "migrate"])
-    assert "up to date (revision 0002)" in out.output
+    assert "up to date (revision 0003)" in out.output
 
 
 def test_config_from_environment(runner, project, monkeypatch):
@@ -195,7 +196,7 @@ def test_full_incremental_and_report_with_a_mongodb_store(runner, project, tmp_p
     client = mongomock.MongoClient()
     monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
     project.write_text(project.read_text().replace('sqlite:///store.db', MOCK_URL), encoding="utf-8")
-    assert runner.invoke(main, ["-c", str(project), "migrate"]).output.endswith("migrated from empty to version 1\n")
+    assert runner.invoke(main, ["-c", str(project), "migrate"]).output.endswith("migrated from empty to version 2\n")
     assert runner.invoke(main, ["-c", str(project), "full"]).exit_code == 0
     from test_incremental import append
     append(f"sqlite:///{tmp_path / 'src.db'}", [petition(10, OTHER, "李四")])

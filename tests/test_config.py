@@ -28,15 +28,17 @@ def test_good_config(tmp_path):
 def test_every_problem_reported_at_once_with_key_paths():
     bad = {
         "source": {"url": "sqlite://", "colour": "red"},
-        "simhash": {"max_distance": 9},
+        "simhash": {"max_distance": 9, "blocks": 10, "sketch_bits": 100, "min_similarity": 2},
         "tables": {"petitions": {"key": "id", "fields": {"name": "shrot", "content": {"kind": "text", "weight": -1}}}},
         "extra": 1,
     }
     with pytest.raises(ConfigError) as e:
         parse_config(bad)
     msg = str(e.value)
-    for part in ("source.colour: unknown key", "simhash.max_distance: 9 needs 10 blocks",
-                 "tables.petitions.fields.name: unknown kind 'shrot' (use short or text)",
+    for part in ("source.colour: unknown key", "simhash.blocks: 10 blocks for distance 9 give table keys of 6 bits",
+                     "simhash.sketch_bits: must be one of 64, 128, 192, 256",
+                     "simhash.min_similarity: must be a number from -1 to 1",
+                 "tables.petitions.fields.name: unknown kind 'shrot' (use short, text or chars)",
                  "tables.petitions.fields.content.weight: must be a number greater than 0",
                  "extra: unknown key"):
         assert part in msg

@@ -57,8 +57,28 @@ def test_simhash_batch_chunking_does_not_change_results(monkeypatch):
 
     rows = [{f"t{i}-{j}": 1.0 + (j % 3) for j in range(1 + i % 17)} for i in range(200)]
     whole = simhash_batch(rows)
-    monkeypatch.setattr(fp, "_CHUNK_FEATURES", 5)
+    monkeypatch.setattr(fp, "_CHUNK_ROWS", 3)
     assert np.array_equal(simhash_batch(rows), whole)
+
+
+def test_sketch_words_are_simhashes_of_remixed_hashes():
+    import dedup.fingerprint as fp
+
+    rows = [{f"t{i}-{j}": 0.5 + (j % 4) for j in range(1 + i % 23)} for i in range(60)]
+    feats = fp.HashedFeatures.of(rows)
+    sk = fp.sketch(feats.hashes, feats.weights, feats.counts, words=4)
+    assert np.array_equal(sk[:, 0], simhash_batch(rows))
+    starts = np.concatenate(([0], np.cumsum(feats.counts)))
+    for r in range(len(rows)):
+        for word in range(4):
+            hashes = fp.word_hashes(feats.hashes[starts[r]:starts[r + 1]], word)
+            want = 0
+            for bit in range(64):  # the textbook loop, bit by bit
+                total = sum(w if int(h) >> bit & 1 else -w for h, w in zip(hashes, rows[r].values()))
+                want |= (total > 0) << bit
+            assert int(sk[r, word]) == want
+    words = [set(sk[:, w].tolist()) for w in range(4)]
+    assert all(len(words[0] & words[w]) == 0 for w in (1, 2, 3))  # remixed words are not copies
 
 
 def test_ties_give_zero_bits():

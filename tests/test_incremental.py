@@ -105,6 +105,42 @@ def test_full_then_incremental_runs_equal_one_full_run(store_url, small, tmp_pat
     assert run_incremental(cfg).rows_read == 0  # nothing new: nothing read
 
 
+def test_with_idf_incremental_runs_equal_a_full_run_on_the_full_runs_terms(store_url, tmp_path):
+    """IDF counts are learned by the full run and read back from the store by incremental runs:
+    the result is the one a full run over all rows gets with those same counts (keep_terms)."""
+    sample = generate_petitions(240, seed=5, duplicate_share=0.4)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:150], sample.truth))
+    cfg = cfg_for(src, store_url, max_distance=5, text={"idf": True})
+    first = len(run_full(cfg).keys)
+    append(src, sample.rows[150:])
+    assert run_incremental(cfg).rows_read == 90
+    store = open_store(cfg.store_url)
+    try:
+        assert store.state("petitions").version["learned"] == {"documents": first}
+    finally:
+        store.close()
+    incremental_groups = memberships(cfg)
+    assert len(incremental_groups) > 5
+    run_full(cfg, keep_terms=True)  # all 240 rows, weighted with the counts of the first 150
+    assert memberships(cfg) == incremental_groups
+    relearned = cfg_for(src, f"sqlite:///{tmp_path / 'relearned.db'}", max_distance=5, text={"idf": True})
+    everyone = len(run_full(relearned).keys)  # learning from all rows changes the weights: the stamp says so
+    store = open_store(relearned.store_url)
+    try:
+        assert store.state("petitions").version["learned"] == {"documents": everyone} and everyone > first
+    finally:
+        store.close()
+
+
+def test_incremental_with_idf_needs_a_full_run_first(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    sample = generate_petitions(30, seed=1)
+    write_sample_db(src, sample)
+    with pytest.raises(ConfigError, match="run `dedup full --table petitions` first"):
+        run_incremental(cfg_for(src, f"sqlite:///{tmp_path / 'store.db'}", text={"idf": True}))
+
+
 def test_rows_sharing_a_watermark_value_are_neither_skipped_nor_read_twice(tmp_path):
     same = dt.datetime(2024, 5, 1)
     rows = [{"id": i, "content": f"第{i}条 {OTHER}", "updated_at": same} for i in range(1, 8)]
@@ -269,7 +305,7 @@ def test_killed_runs_then_a_clean_run_give_the_same_groups(tmp_path):
     store_path = tmp_path / "s.db"
     (tmp_path / "dedup.yaml").write_text(
         f'source: {{url: "{src}", batch_size: 50}}\nstore: {{url: "sqlite:///{store_path}"}}\n'
-        "tables:\n  petitions:\n    key: id\n    watermark: updated_at\n"
+        "simhash: {max_distance: 3}\ntables:\n  petitions:\n    key: id\n    watermark: updated_at\n"
         "    fields: {name: short, phone: short, address: short, title: text, content: text}\n", encoding="utf-8")
     cfg = cfg_for(src, f"sqlite:///{store_path}")
     run_full(cfg)

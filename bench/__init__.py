@@ -1,0 +1,1 @@
+"""Benchmarks for dedup (run by hand, not part of the tests)."""

@@ -1,0 +1,133 @@
+"""`dedup eval`: the configured recipe measured against labelled truth, with its knobs swept.
+
+The table is read and fingerprinted once, as a full run would (IDF learned from the table,
+nothing written to the store). Candidate pairs are searched once at the widest distance swept;
+each sweep point only filters those pairs (by fingerprint distance and by sketch similarity) and
+groups them again, so a sweep of ten points costs little more than one run.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from .blocks import BlockLayout
+from .candidates import near_pairs
+from .config import Config, TableConfig
+from .evaluate import false_pairs, missed_pairs, pair_quality
+from .groups import UnionFind, sketch_distance
+from .normalize import key_sort, value_to_text
+from .parallel import resolve_workers
+from .pipeline import fingerprint_rows, make_featurizer, sketch_rows
+from .source import Source
+from .terms import TermModel
+
+DEFAULT_DISTANCES = (3, 5, 7, 9, 11, 13)
+DEFAULT_SIMILARITIES = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+SHOWN_PAIRS = 50
+
+
+def similarity(distance: np.ndarray | int, bits: int) -> np.ndarray:
+    """Cosine similarity estimated from a SimHash distance over ``bits`` bits: cos(pi * d / bits)."""
+    return np.cos(np.pi * np.asarray(distance, dtype=np.float64) / bits)
+
+
+def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = None,
+             truth_column: str | None = None, distances=DEFAULT_DISTANCES, similarities=DEFAULT_SIMILARITIES,
+             progress=None) -> dict:
+    """Quality of the configured recipe on ``table`` and its sweeps, as one JSON-able dict."""
+    tcfg = config.table(table)
+    if truth_column:
+        tcfg = replace(tcfg, display=tuple(dict.fromkeys([*tcfg.display, truth_column])))
+    with Source(config.source_url, tcfg, config.batch_size) as source:
+        result = fingerprint_rows(source, make_featurizer(config, tcfg), progress,
+                                  workers=resolve_workers(config.text.workers))
+        sketch_rows(result, config, TermModel.learn(result.features) if config.text.idf else None)
+        every_key = list(result.keys) + [s.key for s in result.skipped]
+        if truth_column:
+            values = source.fetch(every_key, (truth_column,))
+            truth = {k: v for k in every_key if (v := value_to_text(values.get(k, {}).get(truth_column)))}
+        out = _measure(config, tcfg, result, truth or {}, every_key, distances, similarities)
+        shown = [p for kind in ("false_pairs", "missed_pairs") for p in out[kind]]
+        cols = tcfg.display or tuple(f.name for f in tcfg.fields)
+        rows = source.fetch(sorted({k for p in shown for k in (p["a"], p["b"])}, key=key_sort), cols)
+        for p in shown:
+            for side in ("a", "b"):
+                vals = rows.get(p[side], {})
+                p[f"{side}_text"] = " | ".join(t for c in cols if (t := value_to_text(vals.get(c))))
+    return out
+
+
+def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], every_key: list[str],
+             distances, similarities) -> dict:
+    keys, sk = result.keys, result.sketches
+    bits = sk.shape[1] * 64
+    widest = max([config.max_distance, *distances])
+    i, j, d64 = near_pairs(sk[:, 0], BlockLayout.for_distance(widest))
+    dsk = sketch_distance(sk[i], sk[j]) if len(i) else np.empty(0, np.int64)
+    verify = config.verify_distance
+
+    def quality(max_d: int, max_sk: int | None):
+        keep = d64 <= max_d
+        if max_sk is not None:
+            keep &= dsk <= max_sk
+        groups = _groups(keys, i[keep], j[keep])
+        return groups, pair_quality(groups, truth, every_key)
+
+    groups, current = quality(config.max_distance, verify)
+    label = f"max_distance={config.max_distance}" + (
+        f", min_similarity={config.min_similarity} (sketch {bits} bits)" if verify is not None else "")
+    sweeps = [{"knob": "simhash.max_distance", "current": config.max_distance,
+               "points": [{"value": k, **quality(k, verify)[1].as_dict()} for k in sorted(set(distances))]}]
+    if bits > 64 or verify is not None:
+        sweeps.append({"knob": "simhash.min_similarity", "current": config.min_similarity, "points": [
+            {"value": s, **quality(config.max_distance, _max_bits(s, bits))[1].as_dict()}
+            for s in sorted(set(similarities))]})
+    label_of = np.array([truth.get(k, "\x00" + k) for k in keys], dtype=object)  # unlabelled: own cluster
+    same = label_of[i] == label_of[j] if len(i) else np.zeros(0, bool)
+    sim = similarity(dsk, bits)
+    sim_bins = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
+    hist = [
+        {"measure": "64-bit Hamming distance of candidate pairs", "bins": list(range(widest + 1)),
+         "true": np.bincount(d64[same], minlength=widest + 1).tolist(),
+         "false": np.bincount(d64[~same], minlength=widest + 1).tolist(), "threshold": config.max_distance},
+        {"measure": f"similarity estimated from {bits} sketch bits", "bins": sim_bins,
+         "true": _binned(sim[same], sim_bins), "false": _binned(sim[~same], sim_bins),
+         "threshold": config.min_similarity},
+    ]
+    index = {k: n for n, k in enumerate(keys)}
+    return {
+        "table": tcfg.name, "rows": result.rows_read, "fingerprinted": len(keys),
+        "skipped": len(result.skipped), "truth_clusters": len(set(truth.values())),
+        "current": {"label": label, **current.as_dict()},
+        "sweeps": sweeps, "histograms": hist,
+        "false_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
+        "missed_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)],
+    }
+
+
+def _max_bits(min_similarity: float, bits: int) -> int:
+    return int(math.floor(bits * math.acos(min_similarity) / math.pi + 1e-9))
+
+
+def _groups(keys: list[str], i: np.ndarray, j: np.ndarray) -> list[list[str]]:
+    uf = UnionFind()
+    for a, b in zip(i.tolist(), j.tolist()):
+        uf.union(a, b)
+    return [sorted((keys[x] for x in c), key=key_sort) for c in uf.components()]
+
+
+def _binned(values: np.ndarray, bins: list[float]) -> list[int]:
+    pos = np.clip(np.searchsorted(np.asarray(bins), values, side="right") - 1, 0, len(bins) - 1)
+    return np.bincount(pos, minlength=len(bins)).tolist()
+
+
+def _pair(a: str, b: str, index: dict, sk: np.ndarray, bits: int, truth: dict) -> dict:
+    ia, ib = index.get(a), index.get(b)
+    d = s = None
+    if ia is not None and ib is not None:
+        d = int(np.bitwise_count(sk[ia, 0] ^ sk[ib, 0]))
+        s = round(float(similarity(int(sketch_distance(sk[[ia]], sk[[ib]])[0]), bits)), 3)
+    return {"a": a, "b": b, "distance": d, "similarity": s, "a_cluster": truth.get(a), "b_cluster": truth.get(b)}
