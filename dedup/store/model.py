@@ -35,18 +35,11 @@ class RunRecord:
 
 @dataclass
 class TermCounts:
-    """Document counts of terms (by their 64-bit hash) learned by a full run, for IDF weights."""
+    """Document counts of terms (by their 64-bit hash) learned by a full run, for IDF weights.
+    A full run replaces a table's term counts; incremental runs only read them."""
 
     hashes: np.ndarray  # uint64, distinct
     counts: np.ndarray  # int64, aligned, each >= 1
-
-
-@dataclass
-class TermCounts:
-    """Document counts of terms learned by a full run (IDF weights); incremental runs only read them."""
-
-    hashes: np.ndarray  # uint64, distinct
-    counts: np.ndarray  # int64, aligned with hashes, each >= 1
 
 
 @dataclass
@@ -72,8 +65,8 @@ class TableSnapshot:
 class TableChanges:
     """One incremental run's changes to a table, applied by a store in this order:
 
-    1. ``remove_keys``: their fingerprints (with their sketches), block entries (looked for in ``remove_block_names``)
-       and skipped records go;
+    1. ``remove_keys``: their fingerprints (sketches with them), block entries (looked for in
+       ``remove_block_names``) and skipped records go;
     2. ``add_keys``/``add_fingerprints`` (with ``add_sketches``, if any): fingerprints, sketches and
        block entries are added;
     3. ``skipped`` rows are recorded;
@@ -116,6 +109,8 @@ def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
     arr = np.asarray(sketches)
     if arr.dtype != np.uint64:
         arr = arr.astype(np.uint64)
+    if arr.size == 0 and n_rows == 0:
+        return arr.reshape(0, SKETCH_WORDS)
     if arr.shape != (n_rows, SKETCH_WORDS):
         raise StoreError(f"table {table!r}: sketches of shape {arr.shape} for {n_rows} rows "
                          f"(expected ({n_rows}, {SKETCH_WORDS})); nothing was written")
