@@ -104,15 +104,11 @@ class BlockLayout:
 
     def names(self, fp: int) -> list[str]:
         """The block names of one fingerprint, one per table."""
-        fp = int(fp)
-        out = []
-        for t, positions in enumerate(self.tables):
-            value = 0
-            for p in positions:
-                w = self.widths[p]
-                value = (value << w) | ((fp >> self.shifts[p]) & ((1 << w) - 1))
-            out.append(self.table_name(t, value))
-        return out
+        return self.names_of(np.array([int(fp)], dtype=np.uint64))[0]
+
+    def names_of(self, fps: np.ndarray) -> list[list[str]]:
+        """The block names of many fingerprints, keys extracted once for all of them."""
+        return [[self.table_name(t, v) for t, v in enumerate(row)] for row in self.values(fps).tolist()]
 
     def describe(self) -> str:
         m, k = len(self.widths), self.max_distance

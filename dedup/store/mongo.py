@@ -284,8 +284,8 @@ class MongoStore:
             self.db.fingerprints.delete_many({"table": t, "key": {"$in": chunk}})
             self.db.skipped.delete_many({"table": t, "key": {"$in": chunk}})
         added: dict[str, list[tuple[str, int]]] = defaultdict(list)  # block name -> [(key, signed fp)]
-        for k, fp in zip(ch.add_keys, fps):
-            for name in layout.names(fp):
+        for k, fp, names in zip(ch.add_keys, fps, layout.names_of(np.asarray(fps, dtype=np.uint64))):
+            for name in names:
                 added[name].append((k, to_signed(fp)))
         # a row's old entries are in remove_block_names; an added row's entries only in its new blocks
         base = set(ch.remove_keys) | {s.key for s in ch.skipped}

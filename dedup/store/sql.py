@@ -276,9 +276,10 @@ def _add_rows(conn, table: str, layout: BlockLayout, keys: list[str], fps: list[
     _insert(conn, S.fingerprints, (
         {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "sketch1": w[0], "sketch2": w[1],
          "sketch3": w[2]} for k, fp, w in zip(keys, fps, words)))
+    names = layout.names_of(np.asarray(fps, dtype=np.uint64))
     _insert(conn, S.blocks, (
         {"table_name": table, "block_name": name, "textname": k, "hashcode": to_signed(fp)}
-        for k, fp in zip(keys, fps) for name in layout.names(fp)))
+        for k, fp, row_names in zip(keys, fps, names) for name in row_names))
 
 
 def _add_terms(conn, table: str, hashes: np.ndarray, counts: np.ndarray) -> None:
