@@ -24,7 +24,7 @@ from .errors import ConfigError
 from .groups import Group, Pair, linked_groups, row_pairs, sketch_distance
 from .normalize import key_sort
 from .parallel import resolve_workers
-from .pipeline import (LEARNED, FullResult, Progress, _extra_words, fingerprint_rows, fingerprint_version,
+from .pipeline import (LEARNED, FullResult, Progress, extra_words, fingerprint_rows, fingerprint_version,
                        make_featurizer, sketch_rows, stored_terms, table_run)
 from .store import Store, TableChanges
 
@@ -107,9 +107,9 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
     touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
 
-    new_old = _pairs_with_stored(store, table, layout, k, new_keys, new_fps, in_batch)
+    new_old, stored_fp = _pairs_with_stored(store, table, layout, k, new_keys, new_fps, in_batch)
     if verify is not None and new_old:
-        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), verify)
+        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), stored_fp, verify)
     matched = sorted({old for _, old, _ in new_old}, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
@@ -139,7 +139,7 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     return TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
         remove_block_names=sorted({n for v in stored_before.values() for n in layout.names(v)}),
-        add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=_extra_words(new_sketches),
+        add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
         skipped=list(batch.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
         version=version, watermark=batch.watermark)
@@ -150,9 +150,10 @@ def _ordered(a: str, b: str, d: int) -> Pair:
 
 
 def _pairs_with_stored(store: Store, table: str, layout, k: int, keys: list[str], fps: np.ndarray,
-                       in_batch: set[str]) -> list[tuple[str, str, int]]:
-    """(new key, stored key, distance) within k, from the stored entries of the new rows' blocks."""
-    names_of = [layout.names(int(v)) for v in fps]
+                       in_batch: set[str]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
+    """(new key, stored key, distance) within k, from the stored entries of the new rows' blocks,
+    and the fingerprints those entries hold for the stored keys."""
+    names_of = layout.names_of(fps)
     entries = store.block_entries(table, sorted({n for ns in names_of for n in ns}))
     rows, other_fp, other_key = [], [], []
     for i, names in enumerate(names_of):
@@ -163,10 +164,12 @@ def _pairs_with_stored(store: Store, table: str, layout, k: int, keys: list[str]
                     other_fp.append(ofp)
                     other_key.append(okey)
     if not rows:
-        return []
+        return [], {}
     rows_a = np.asarray(rows, dtype=np.int64)
     dist = np.bitwise_count(fps[rows_a] ^ np.asarray(other_fp, dtype=np.uint64))
-    return sorted({(keys[i], other_key[j], int(dist[j])) for j, i in enumerate(rows) if dist[j] <= k})
+    close = [j for j in range(len(rows)) if dist[j] <= k]
+    return (sorted({(keys[rows[j]], other_key[j], int(dist[j])) for j in close}),
+            {other_key[j]: int(other_fp[j]) for j in close})
 
 
 def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> dict[str, list[int]]:
@@ -176,11 +179,11 @@ def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], 
 
 
 def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new: dict[str, np.ndarray],
-              verify: int) -> list[tuple[str, str, int]]:
+              stored_fp: dict[str, int], verify: int) -> list[tuple[str, str, int]]:
     """The (new, stored) candidate pairs whose sketches differ in at most ``verify`` bits."""
     olds = sorted({old for _, old, _ in pairs}, key=key_sort)
     words = len(next(iter(new.values())))
-    stored = _sketches_of(store, table, olds, store.fingerprints(table, olds), words)
+    stored = _sketches_of(store, table, olds, stored_fp, words)
     a = np.array([new[n] for n, _, _ in pairs], dtype=np.uint64)
     b = np.array([stored[o] for _, o, _ in pairs], dtype=np.uint64)
     keep = sketch_distance(a, b) <= verify

@@ -240,7 +240,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         store.replace_table(TableSnapshot(
             table=tcfg.name, run_id=run.id, keys=result.keys, fingerprints=result.fingerprints,
             groups=result.groups, skipped=result.skipped, version=version, watermark=result.watermark,
-            sketches=_extra_words(result.sketches), terms=terms.stored() if terms is not None else None))
+            sketches=extra_words(result.sketches), terms=terms.stored() if terms is not None else None))
         result.seconds = time.perf_counter() - started
         store.finish_run(run.id, "ok", result.summary())
     return result
@@ -256,7 +256,7 @@ def stored_terms(store: Store, table: str, feats: HashedFeatures) -> TermModel:
     return TermModel.from_counts(int(learned["documents"]), store.term_counts(table, wanted))
 
 
-def _extra_words(sketches: np.ndarray) -> np.ndarray | None:
+def extra_words(sketches: np.ndarray) -> np.ndarray | None:
     """Sketch words after the fingerprint, padded to three for the store (None: fingerprint only)."""
     if sketches.shape[1] <= 1:
         return None
