@@ -45,6 +45,11 @@ _IDENTIFIER_MAX = 128
 _SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
 
 
+def sketch_distance_limit(min_similarity: float, bits: int) -> int:
+    """The most of ``bits`` sketch bits two rows may differ in while cos(pi * d / bits) >= min_similarity."""
+    return int(math.floor(bits * math.acos(min_similarity) / math.pi + 1e-9))
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One source column that contributes features: ``short`` (whole value), ``text`` (jieba terms)
@@ -103,9 +108,7 @@ class Config:
     def verify_distance(self) -> int | None:
         """Most sketch bits a pair may differ in and still be kept (None: no check beyond max_distance):
         the distance at which the estimated cosine similarity cos(pi * d / bits) falls to min_similarity."""
-        if self.min_similarity is None:
-            return None
-        return int(math.floor(self.sketch_bits * math.acos(self.min_similarity) / math.pi + 1e-9))
+        return None if self.min_similarity is None else sketch_distance_limit(self.min_similarity, self.sketch_bits)
 
     @property
     def layout(self) -> BlockLayout:

@@ -8,14 +8,13 @@ groups them again, so a sweep of ten points costs little more than one run.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
 
 from .blocks import BlockLayout
 from .candidates import near_pairs
-from .config import Config, TableConfig
+from .config import Config, TableConfig, sketch_distance_limit
 from .evaluate import false_pairs, missed_pairs, pair_quality
 from .groups import UnionFind, sketch_distance
 from .normalize import key_sort, value_to_text
@@ -83,7 +82,7 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
                "points": [{"value": k, **quality(k, verify)[1].as_dict()} for k in sorted(set(distances))]}]
     if bits > 64 or verify is not None:
         sweeps.append({"knob": "simhash.min_similarity", "current": config.min_similarity, "points": [
-            {"value": s, **quality(config.max_distance, _max_bits(s, bits))[1].as_dict()}
+            {"value": s, **quality(config.max_distance, sketch_distance_limit(s, bits))[1].as_dict()}
             for s in sorted(set(similarities))]})
     label_of = np.array([truth.get(k, "\x00" + k) for k in keys], dtype=object)  # unlabelled: own cluster
     same = label_of[i] == label_of[j] if len(i) else np.zeros(0, bool)
@@ -92,10 +91,11 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
     hist = [
         {"measure": "64-bit Hamming distance of candidate pairs", "bins": list(range(widest + 1)),
          "true": np.bincount(d64[same], minlength=widest + 1).tolist(),
-         "false": np.bincount(d64[~same], minlength=widest + 1).tolist(), "threshold": config.max_distance},
+         "false": np.bincount(d64[~same], minlength=widest + 1).tolist(), "threshold": config.max_distance,
+         "accept": "at_most"},
         {"measure": f"similarity estimated from {bits} sketch bits", "bins": sim_bins,
          "true": _binned(sim[same], sim_bins), "false": _binned(sim[~same], sim_bins),
-         "threshold": config.min_similarity},
+         "threshold": config.min_similarity, "accept": "at_least"},
     ]
     index = {k: n for n, k in enumerate(keys)}
     return {
@@ -106,10 +106,6 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
         "false_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
         "missed_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)],
     }
-
-
-def _max_bits(min_similarity: float, bits: int) -> int:
-    return int(math.floor(bits * math.acos(min_similarity) / math.pi + 1e-9))
 
 
 def _groups(keys: list[str], i: np.ndarray, j: np.ndarray) -> list[list[str]]:
