@@ -41,7 +41,6 @@ import sqlite3
 import sys
 import time
 import unicodedata
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -52,7 +51,9 @@ from datasketch import MinHash, MinHashLSH
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup.normalize import normalize_short, normalize_text, value_to_text  # noqa: E402
+from dedup.evaluate import pair_quality as quality_of  # noqa: E402
+from dedup.groups import UnionFind  # noqa: E402
+from dedup.normalize import key_sort, normalize_short, normalize_text, value_to_text  # noqa: E402
 
 __all__ = ["BaselineResult", "char_ngrams", "jieba_tokens", "minhash_groups", "pair_quality"]
 
@@ -138,14 +139,7 @@ def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]
         for i, m in enumerate(minhashes):
             session.insert(i, m)
 
-    parent = list(range(len(keys)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    uf = UnionFind()
     candidates = kept = 0
     for i, m in enumerate(minhashes):
         for j in lsh.query(m):
@@ -154,14 +148,9 @@ def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]
             candidates += 1
             if m.jaccard(minhashes[j]) >= threshold:
                 kept += 1
-                a, b = find(i), find(j)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
+                uf.union(i, j)
 
-    members: dict[int, list] = {}
-    for i, k in enumerate(keys):
-        members.setdefault(find(i), []).append(k)
-    groups = [sorted(g, key=_key_order) for g in members.values() if len(g) >= 2]
+    groups = [sorted((keys[i] for i in c), key=_key_order) for c in uf.components()]
     groups.sort(key=lambda g: _key_order(g[0]))
     return BaselineResult(groups=groups, pairs=kept, seconds=time.perf_counter() - start,
                           tokenize_seconds=tokenize_seconds, candidates=candidates,
@@ -169,42 +158,23 @@ def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]
 
 
 def _key_order(k) -> tuple:
-    """Integers by value before anything else by its text."""
-    if isinstance(k, int):
-        return (0, k, "")
-    try:
-        return (0, int(k), str(k))
-    except (TypeError, ValueError):
-        return (1, 0, str(k))
+    """Keys in dedup's order: integers by value before anything else by its text."""
+    return key_sort(str(k))
 
 
 # ---------------------------------------------------------------------------------------------
 # Quality
 
 
-def _c2(n: int) -> int:
-    return n * (n - 1) // 2
-
-
 def pair_quality(groups: Iterable[Iterable], truth: Mapping) -> dict:
-    """Pairwise precision/recall/F1 of predicted groups against the truth clusters.
-
-    Predicted pairs are all pairs inside a group, true pairs all pairs inside a truth cluster; both
-    are counted combinatorially, never listed. Keys are compared as text (``str(key)``); a grouped
-    key missing from ``truth`` counts as a singleton of its own.
-    """
-    cluster_of = {str(k): c for k, c in truth.items()}
-    true_pairs = sum(_c2(s) for s in Counter(cluster_of.values()).values())
-    predicted = tp = 0
-    for g in groups:
-        g = [str(k) for k in g]
-        predicted += _c2(len(g))
-        tp += sum(_c2(c) for c in Counter(cluster_of.get(k, ("missing", k)) for k in g).values())
-    precision = tp / predicted if predicted else 0.0
-    recall = tp / true_pairs if true_pairs else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1, "true_pairs": true_pairs,
-            "predicted_pairs": predicted, "true_positive_pairs": tp, "false_positive_pairs": predicted - tp}
+    """Pairwise precision/recall/F1 of predicted groups against the truth clusters, counted by
+    ``dedup.evaluate.pair_quality``; keys are compared as text, a grouped key missing from ``truth``
+    is a singleton of its own, and with nothing predicted precision is 0 (not dedup's 1)."""
+    q = quality_of([[str(k) for k in g] for g in groups], {str(k): c for k, c in truth.items()})
+    return {"precision": q.precision if q.predicted_pairs else 0.0,
+            "recall": q.recall if q.true_pairs else 0.0, "f1": q.f1 if q.predicted_pairs and q.true_pairs else 0.0,
+            "true_pairs": q.true_pairs, "predicted_pairs": q.predicted_pairs,
+            "true_positive_pairs": q.correct_pairs, "false_positive_pairs": q.predicted_pairs - q.correct_pairs}
 
 
 # ---------------------------------------------------------------------------------------------

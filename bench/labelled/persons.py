@@ -39,12 +39,17 @@ adjacent; ``rows`` is sorted by id.
 from __future__ import annotations
 
 import argparse
-import csv
-import os
 import random
 import sqlite3
+import sys
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.labelled.common import Labelled, write_truth_csv  # noqa: E402
 
 __all__ = [
     "FIELDS", "KINDS", "Labelled", "generate_persons", "id_check_digit", "id_number_valid",
@@ -55,17 +60,6 @@ FIELDS = ("name", "gender", "birth_date", "id_number", "phone", "address")
 KINDS = ("unique", "dup_original", "dup_copy", "neg_same_name", "neg_family", "neg_same_birth_district")
 
 
-@dataclass(frozen=True)
-class Labelled:
-    """Rows with ground truth: ``truth`` maps row id -> cluster label (singletons get their own),
-    ``kinds`` maps row id -> how the row was made (one of ``KINDS``).
-
-    The same shape as ``bench.labelled.petitions.Labelled``, defined here so that this module needs
-    nothing beyond the standard library (petitions.py imports dedup)."""
-
-    rows: list[dict]
-    truth: dict[int, str]
-    kinds: dict[int, str]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -642,15 +636,6 @@ def write_sqlite(labelled: Labelled, path: str, table: str = "persons") -> None:
             )
     finally:
         con.close()
-
-
-def write_truth_csv(labelled: Labelled, path: str | os.PathLike) -> None:
-    """``key,cluster`` per row, in id order."""
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["key", "cluster"])
-        for key in sorted(labelled.truth):
-            writer.writerow([key, labelled.truth[key]])
 
 
 def main(argv: list[str] | None = None) -> int:

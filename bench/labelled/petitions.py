@@ -37,14 +37,20 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import csv
 import itertools
 import os
 import random
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.labelled.common import Labelled, write_truth_csv  # noqa: E402
 
 from dedup.sample import (
     _BRANDS,
@@ -68,11 +74,6 @@ KINDS = (
 )
 
 
-@dataclass(frozen=True)
-class Labelled:
-    rows: list[dict]
-    truth: dict[int, str]
-    kinds: dict[int, str]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2466,15 +2467,6 @@ def write_sqlite(labelled: Labelled, path: str | os.PathLike, table: str = "peti
                 conn.execute(insert(petitions), labelled.rows[start:start + 2000])
     finally:
         engine.dispose()
-
-
-def write_truth_csv(labelled: Labelled, path: str | os.PathLike) -> None:
-    """``key,cluster`` per row in id order."""
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["key", "cluster"])
-        for key in sorted(labelled.truth):
-            writer.writerow([key, labelled.truth[key]])
 
 
 def summary(labelled: Labelled) -> str:
