@@ -382,13 +382,11 @@ def test_the_interruption_tests_cut_every_bulk_write(opener, monkeypatch):
     store.close()
 
 
-@pytest.mark.parametrize("fail_at", range(1, len(REPLACE_WRITES) + 1))
-def test_a_full_run_interrupted_part_way_is_repaired_by_running_it_again(opener, monkeypatch, fail_at):
-    store = opener(bucket_size=2)
-    snap = interrupted_full_setup(store)
+def cut_bulk_write(monkeypatch, fail_at: int):
+    """Make the fail_at-th bulk write get half way before the connection goes; returns the real one."""
     real_bulk, calls = MongoStore._bulk, []
 
-    def failing_bulk(self, coll, ops):  # the fail_at-th bulk write gets half way, then the connection goes
+    def failing_bulk(self, coll, ops):
         calls.append(coll.name)
         if len(calls) == fail_at:
             ops = list(ops)
@@ -397,6 +395,14 @@ def test_a_full_run_interrupted_part_way_is_repaired_by_running_it_again(opener,
         return real_bulk(self, coll, ops)
 
     monkeypatch.setattr(MongoStore, "_bulk", failing_bulk)
+    return real_bulk
+
+
+@pytest.mark.parametrize("fail_at", range(1, len(REPLACE_WRITES) + 1))
+def test_a_full_run_interrupted_part_way_is_repaired_by_running_it_again(opener, monkeypatch, fail_at):
+    store = opener(bucket_size=2)
+    snap = interrupted_full_setup(store)
+    real_bulk = cut_bulk_write(monkeypatch, fail_at)
     with pytest.raises(StoreError, match="connection lost"):
         store.replace_table(snap)
     monkeypatch.setattr(MongoStore, "_bulk", real_bulk)
@@ -423,17 +429,7 @@ def test_a_full_run_interrupted_part_way_is_repaired_by_running_it_again(opener,
 def test_changes_interrupted_part_way_are_repaired_by_running_them_again(opener, monkeypatch, fail_at):
     store = opener(bucket_size=2)
     old, ch = interrupted_changes_setup(store)
-    real_bulk, calls = MongoStore._bulk, []
-
-    def failing_bulk(self, coll, ops):  # the fail_at-th bulk write gets half way, then the connection goes
-        calls.append(coll.name)
-        if len(calls) == fail_at:
-            ops = list(ops)
-            real_bulk(self, coll, ops[:len(ops) // 2])
-            raise OperationFailure("connection lost")
-        return real_bulk(self, coll, ops)
-
-    monkeypatch.setattr(MongoStore, "_bulk", failing_bulk)
+    real_bulk = cut_bulk_write(monkeypatch, fail_at)
     with pytest.raises(StoreError, match="connection lost"):
         store.apply_changes(ch)
     monkeypatch.setattr(MongoStore, "_bulk", real_bulk)
