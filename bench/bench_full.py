@@ -251,7 +251,7 @@ def bench_run(label: str, source_url: str, store_url: str, workers: int | str = 
     end = time.perf_counter()
     secs = end - start
     read_secs = timed(read_all, source_url, config)[1]
-    groups_secs = timed(find_groups, result.keys, result.fingerprints, config)[1]
+    groups_secs = timed(find_groups, result.keys, result.fingerprints, config, config.table(None))[1]
     return result, {"label": label, "rows": result.rows_read, "seconds": secs,
                     "rows_per_s": rate(result.rows_read, secs), "groups": len(result.groups),
                     "in_run_read_fingerprint_seconds": clock.last - start,

@@ -41,7 +41,9 @@ SETS = {
                   {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"},
                   lambda row: jieba_tokens(row, PETITION_TEXT), 0.7, "jieba tokens of title+content, Jaccard >= 0.7"),
     "persons": (persons_set, "persons",
-                {f: {"kind": "chars", "n": 2} for f in PERSON_FIELDS},
+                {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},
+                 "id_number": {"kind": "chars", "weight": 3}, "phone": {"kind": "chars", "weight": 1.5},
+                 "address": {"kind": "chars", "weight": 1.5}},
                 {f: "short" for f in PERSON_FIELDS},
                 lambda row: char_ngrams(row, PERSON_FIELDS, 3), 0.5, "character 3-grams of all fields, Jaccard >= 0.5"),
 }
@@ -53,6 +55,7 @@ def recipe_config(db: Path, store: Path, table: str, fields: dict, paper: bool, 
     if paper:
         cfg["simhash"] = dict(PAPER_RECIPE["simhash"])
         cfg["text"].update(PAPER_RECIPE["text"])
+        cfg["tables"][table].update(PAPER_RECIPE["table"])
     return cfg
 
 
@@ -74,9 +77,12 @@ def run_set(name: str, rows: int, seed: int, workers, out: Path) -> list[dict]:
             res = run_full(config, table)
             seconds = time.perf_counter() - t0
             q = pair_quality([g.keys for g in res.groups], truth)
+            tcfg = config.table(table)
+            settings = (f"fields fingerprint, sketch {config.sketch_bits} bits, min_field_similarity "
+                        f"{config.min_field_similarity}" if tcfg.by_field else
+                        f"k={config.max_distance}, sketch {config.sketch_bits} bits, min_similarity {config.min_similarity}")
             results.append({"set": name, "method": label, "seconds": seconds, **q.as_dict(),
-                            "settings": f"k={config.max_distance}, sketch {config.sketch_bits} bits, "
-                                        f"min_similarity {config.min_similarity}, idf {config.text.idf}"})
+                            "settings": f"{settings}, idf {config.text.idf}"})
         t0 = time.perf_counter()
         mh = minhash_groups(data.rows, "id", tokens, threshold)
         seconds = time.perf_counter() - t0

@@ -12,13 +12,19 @@ comparing.
   (Manku et al., "Detecting near-duplicates for web crawling", 2007): k = 9 with m = 11 gives 55
   tables with keys of 10-12 bits.
 
+A *fields* layout (tables with ``fingerprint: fields``) gives each field of the row its own block:
+the fingerprint is the fields' own SimHashes side by side, each table is one field's block, and
+any two rows whose block of one field is equal and not empty (the field is not NULL in either)
+are candidates, however far apart their other fields are. A pair within m - 1 bits is still
+always found (pigeonhole), and one field recorded identically is enough to be compared.
+
 Block position 0 holds the most significant bits. A table's positions are part of its block
 names (``"2:3fa2"``, ``"0+5:a13"``), so one value in two tables names two different blocks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import combinations
 from math import comb
@@ -35,6 +41,15 @@ MAX_TABLES = 256  # each table puts one entry per row in the store
 class BlockLayout:
     max_distance: int
     widths: tuple[int, ...]  # the m blocks, most significant first
+    shared: bool = False  # fields layout: sharing a non-empty block makes a candidate, whatever the distance
+
+    @classmethod
+    def for_fields(cls, count: int) -> "BlockLayout":
+        """One block per field, the 64 bits split as evenly as possible (the first fields get the
+        remainder); a row whose field is empty has 0 in that block and is not indexed under it."""
+        if not 2 <= count <= BITS // MIN_KEY_BITS:
+            raise ValueError(f"a fields fingerprint needs 2 to {BITS // MIN_KEY_BITS} fields, not {count}")
+        return replace(_layout(count - 1, count), shared=True)
 
     @classmethod
     def for_distance(cls, k: int, blocks: int | None = None) -> "BlockLayout":
@@ -81,10 +96,14 @@ class BlockLayout:
         return min(sum(self.widths[p] for p in t) for t in self.tables)
 
     @cached_property
+    def block_masks(self) -> tuple[int, ...]:
+        """The bit mask of each block."""
+        return tuple(((1 << w) - 1) << s for w, s in zip(self.widths, self.shifts))
+
+    @cached_property
     def masks(self) -> tuple[int, ...]:
         """The bit mask of each table's key."""
-        block = [((1 << w) - 1) << s for w, s in zip(self.widths, self.shifts)]
-        return tuple(sum(block[p] for p in t) for t in self.tables)
+        return tuple(sum(self.block_masks[p] for p in t) for t in self.tables)
 
     def values(self, fps: np.ndarray) -> np.ndarray:
         """Table keys, shape (len(fps), number of tables), as uint64: each table's blocks side by side."""
@@ -108,10 +127,13 @@ class BlockLayout:
 
     def names_of(self, fps: np.ndarray) -> list[list[str]]:
         """The block names of many fingerprints, keys extracted once for all of them."""
-        return [[self.table_name(t, v) for t, v in enumerate(row)] for row in self.values(fps).tolist()]
+        return [[self.table_name(t, v) for t, v in enumerate(row) if v or not self.shared]
+                for row in self.values(fps).tolist()]
 
     def describe(self) -> str:
         m, k = len(self.widths), self.max_distance
+        if self.shared:
+            return f"one block per field: {m} blocks of {'/'.join(map(str, self.widths))} bits"
         if m == k + 1:
             return f"{m} blocks of {'/'.join(map(str, self.widths))} bits"
         return (f"{m} blocks of {'/'.join(map(str, sorted(set(self.widths))))} bits, "
@@ -125,5 +147,7 @@ def _layout(k: int, m: int) -> BlockLayout:
 
 def layout_of(version: dict) -> BlockLayout:
     """The layout a store's fingerprints were indexed with, from their version stamp."""
+    if version.get("fingerprint") == "fields":
+        return BlockLayout.for_fields(len(version["fields"]))
     k = int(version["max_distance"])
     return BlockLayout.for_distance(k, int(version.get("blocks", k + 1)))  # stamps before tables: k + 1

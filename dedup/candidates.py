@@ -5,6 +5,10 @@ inside runs of equal keys (pigeonhole: a pair within k shares the key of at leas
 larger than the others (skew: many rows with one block value) is split again on its remaining,
 not-yet-equal bits into k+1 sub-blocks, which keeps the search exact
 (seed improved-simhash-large-scale.txt, section 2.3). No step compares all pairs of the input.
+
+With a fields layout (``layout.shared``) every pair in a run of one non-zero block value is a
+candidate, whatever its distance: its rows hold one field equal. A zero block (the field is empty)
+links nothing.
 """
 
 from __future__ import annotations
@@ -31,17 +35,22 @@ def _split_mask(mask: int, parts: int) -> list[int]:
 
 
 def near_pairs(fps: np.ndarray, layout: BlockLayout, split_at: int = DEFAULT_SPLIT_AT):
-    """All index pairs (i < j) whose fingerprints differ in at most ``layout.max_distance`` bits.
+    """All index pairs (i < j) whose fingerprints differ in at most ``layout.max_distance`` bits
+    (fields layout: that share a non-empty block).
 
     Returns three int64 arrays (i, j, distance), sorted by (i, j), each pair once.
     """
     fps = np.ascontiguousarray(fps, dtype=np.uint64)
     n = fps.shape[0]
-    k = layout.max_distance
+    k = BITS if layout.shared else layout.max_distance
     found: list[np.ndarray] = []
     everyone = np.arange(n, dtype=np.int64)
     for mask in layout.masks:
-        _search(fps, everyone, mask, _FULL & ~mask, k, split_at, found, depth=0)
+        if layout.shared:  # no distance to keep exact: split nothing, skip the empty value
+            idx = everyone[(fps & np.uint64(mask)) != 0]
+            _search(fps, idx, mask, 0, k, n + 1, found, depth=MAX_SPLIT_DEPTH)
+        else:
+            _search(fps, everyone, mask, _FULL & ~mask, k, split_at, found, depth=0)
     if not found:
         empty = np.empty(0, dtype=np.int64)
         return empty, empty.copy(), empty.copy()

@@ -27,7 +27,10 @@ DEFAULT_MAX_DISTANCE = 11
 DEFAULT_SKETCH_BITS = 256
 DEFAULT_MIN_SIMILARITY = 0.88
 DEFAULT_IDF = False
-PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None}, "text": {"idf": False}}
+DEFAULT_MIN_FIELD_SIMILARITY = 0.75
+FINGERPRINTS = ("auto", "row", "fields")
+PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None}, "text": {"idf": False},
+                "table": {"fingerprint": "row"}}
 DEFAULT_BATCH_SIZE = 1000
 DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
@@ -35,9 +38,9 @@ KEYS = {
     "": {"source", "store", "simhash", "tables", "text"},
     "source": {"url", "batch_size"},
     "store": {"url", "bucket_size"},
-    "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity"},
+    "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
     "text": {"stopwords", "hmm", "workers", "idf"},
-    "tables.<name>": {"key", "watermark", "fields", "display"},
+    "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
     "tables.<name>.fields.<column>": {"kind", "weight", "n"},
 }
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -68,6 +71,11 @@ class TableConfig:
     fields: tuple[FieldSpec, ...]
     watermark: str | None = None
     display: tuple[str, ...] = ()
+    fingerprint: str = "row"  # row: one SimHash of all features; fields: each field its own block
+
+    @property
+    def by_field(self) -> bool:
+        return self.fingerprint == "fields"
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -98,6 +106,7 @@ class Config:
     blocks: int | None = None  # None: as many as give every block table a useful key (dedup.blocks)
     sketch_bits: int = DEFAULT_SKETCH_BITS
     min_similarity: float | None = DEFAULT_MIN_SIMILARITY
+    min_field_similarity: float = DEFAULT_MIN_FIELD_SIMILARITY
     batch_size: int = DEFAULT_BATCH_SIZE
     bucket_size: int = DEFAULT_BUCKET_SIZE
     tables: Mapping[str, TableConfig] = field(default_factory=dict)
@@ -112,7 +121,12 @@ class Config:
 
     @property
     def layout(self) -> BlockLayout:
+        """The block layout of row fingerprints."""
         return BlockLayout.for_distance(self.max_distance, self.blocks)
+
+    def layout_for(self, table: "TableConfig") -> BlockLayout:
+        """The table's block layout: one block per field for a fields fingerprint."""
+        return BlockLayout.for_fields(len(table.fields)) if table.by_field else self.layout
 
     def table(self, name: str | None) -> TableConfig:
         """The named table, or the only one when the config has a single table."""
@@ -228,6 +242,12 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
                                        or not -1 <= min_similarity <= 1):
         problems.add("simhash.min_similarity", "must be a number from -1 to 1, or null (no verification)")
         min_similarity = DEFAULT_MIN_SIMILARITY
+    min_field_similarity = simhash.get("min_field_similarity", DEFAULT_MIN_FIELD_SIMILARITY) \
+        if isinstance(simhash, dict) else DEFAULT_MIN_FIELD_SIMILARITY
+    if isinstance(min_field_similarity, bool) or not isinstance(min_field_similarity, (int, float)) \
+            or not -1 <= min_field_similarity <= 1:
+        problems.add("simhash.min_field_similarity", "must be a number from -1 to 1")
+        min_field_similarity = DEFAULT_MIN_FIELD_SIMILARITY
 
     text = _mapping(data, "text", problems, required=False)
     _unknown(text, KEYS["text"], "text", problems)
@@ -264,6 +284,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         blocks=blocks,
         sketch_bits=sketch_bits,
         min_similarity=None if min_similarity is None else float(min_similarity),
+        min_field_similarity=float(min_field_similarity),
         batch_size=batch_size,
         bucket_size=bucket_size,
         tables=tables,
@@ -303,9 +324,21 @@ def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None
     else:
         problems.add(f"{path}.display", "must be a list of column names")
         display = ()
+    fingerprint = raw.get("fingerprint", "auto")
+    if fingerprint not in FINGERPRINTS:
+        problems.add(f"{path}.fingerprint", "must be auto, row or fields")
+        fingerprint = "auto"
+    if fingerprint == "auto":  # records without text: compare field by field
+        fingerprint = "fields" if len(fields) >= 2 and all(f.kind != "text" for f in fields) else "row"
+    if fingerprint == "fields":
+        try:
+            BlockLayout.for_fields(len(fields))
+        except ValueError as e:
+            problems.add(f"{path}.fingerprint", str(e))
     if not key or not fields:
         return None
-    return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display)
+    return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display,
+                       fingerprint=fingerprint)
 
 
 def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSpec | None:

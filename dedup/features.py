@@ -18,18 +18,24 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .config import FieldSpec
-from .fingerprint import WHOLE_VALUE
+from .fingerprint import FIELD_TAG, WHOLE_VALUE
 from .normalize import normalize_short, normalize_text, value_to_text
 from .segment import Segmenter
 
 FIELD_SEPARATOR = WHOLE_VALUE  # between a short field's column name and its value
-NGRAM_SEPARATOR = "\x1e"  # between a chars field's column name and one of its n-grams
+NGRAM_SEPARATOR = FIELD_TAG  # between a chars field's column name and one of its n-grams
 
 
 @dataclass(frozen=True)
 class Featurizer:
     fields: tuple[FieldSpec, ...]
     segmenter: Segmenter
+    by_field: bool = False  # fields fingerprint: text terms are tagged with their column too
+
+    @property
+    def columns(self) -> tuple[str, ...] | None:
+        """The columns features are tagged with, in fingerprint order (None: row fingerprint)."""
+        return tuple(f.name for f in self.fields) if self.by_field else None
 
     def features(self, row: Mapping[str, object]) -> dict[str, float]:
         """feature -> weight for one row; empty when every field is NULL or blank."""
@@ -49,13 +55,15 @@ class Featurizer:
                     feat = f"{f.name}{NGRAM_SEPARATOR}{gram}"
                     out[feat] = out.get(feat, 0.0) + tf * f.weight
             else:
+                tag = f"{f.name}{FIELD_TAG}" if self.by_field else ""
                 for term, tf in Counter(self.segmenter.terms(normalize_text(text))).items():
-                    out[term] = out.get(term, 0.0) + tf * f.weight
+                    out[tag + term] = out.get(tag + term, 0.0) + tf * f.weight
         return out
 
     def version(self) -> dict:
         fields = [[f.name, f.kind, f.weight] + ([f.n] if f.kind == "chars" else []) for f in self.fields]
-        return {"fields": fields, **self.segmenter.version()}
+        by_field = {"fingerprint": "fields"} if self.by_field else {}  # row fingerprints keep their old stamp
+        return {"fields": fields, **by_field, **self.segmenter.version()}
 
 
 def ngrams(value: str, n: int) -> list[str]:

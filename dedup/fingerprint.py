@@ -5,6 +5,8 @@ hash is 1, subtract it where 0; the fingerprint's bit i is 1 where the sum is > 
 sums are numpy array operations over every feature of the batch, not a Python loop over 64 bits.
 A *sketch* extends the 64-bit fingerprint with more SimHash words over remixed feature hashes;
 with 256 bits, the similarity of a candidate pair is estimated four times as finely.
+A *fields* sketch (``field_sketch``) gives each field its own bit range in every word and SimHashes
+each field's features into its range alone, so one field equal means one block equal.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from cityhash import CityHash64
 
 HASH_NAME = "CityHash64"
 WHOLE_VALUE = "\x1f"  # marks a short field's whole-value feature (column, this, value): never IDF-weighted
+FIELD_TAG = "\x1e"  # between a column name and one of its n-grams or (fields fingerprints) terms
 _CHUNK_ROWS = 2048  # rows per pass: the per-row byte histograms stay near 4 MB
 _SIGNS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64) * 2 - 1
 _WORD_SEEDS = (0, 0x51ED270B27E3F7A1, 0x2545F4914F6CDD1D, 0xD6E8FEB86659FD93)
@@ -35,22 +38,37 @@ class HashedFeatures:
     weights: np.ndarray  # float64
     idf: np.ndarray  # bool: the feature is a term or n-gram (weighted by IDF when that is on)
     counts: np.ndarray  # int64 features per row
+    field: np.ndarray | None = None  # int16 position of each feature's column (fields fingerprints only)
 
     @classmethod
-    def of(cls, rows: Sequence[Mapping[str, float]]) -> "HashedFeatures":
+    def of(cls, rows: Sequence[Mapping[str, float]], columns: Sequence[str] | None = None) -> "HashedFeatures":
+        """Hash the features; with ``columns``, every feature is tagged ``column + tag + ...`` and
+        its column's position is kept too."""
         counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
         total = int(counts.sum())
+        field = None
+        if columns is not None:
+            pos = {c: i for i, c in enumerate(columns)}
+            field = np.fromiter((pos[_column(f)] for r in rows for f in r), dtype=np.int16, count=total)
         return cls(
             np.fromiter((CityHash64(f.encode("utf-8")) for r in rows for f in r), dtype=np.uint64, count=total),
             np.fromiter((w for r in rows for w in r.values()), dtype=np.float64, count=total),
             np.fromiter((WHOLE_VALUE not in f for r in rows for f in r), dtype=bool, count=total),
-            counts)
+            counts, field)
 
     @classmethod
     def concat(cls, parts: Sequence["HashedFeatures"]) -> "HashedFeatures":
         if not parts:
             return cls(np.empty(0, np.uint64), np.empty(0), np.empty(0, bool), np.empty(0, np.int64))
-        return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")))
+        field = None if any(p.field is None for p in parts) else np.concatenate([p.field for p in parts])
+        return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),
+                   field)
+
+
+def _column(feature: str) -> str:
+    """The column a tagged feature came from: the text before its first tag."""
+    cut = [p for p in (feature.find(WHOLE_VALUE), feature.find(FIELD_TAG)) if p >= 0]
+    return feature[:min(cut)] if cut else feature
 
 
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:
@@ -98,6 +116,25 @@ def sketch(hashes: np.ndarray, weights: np.ndarray, counts: np.ndarray, words: i
                 packed[:, j] = np.packbits(sums > 0, axis=1, bitorder="little")[:, 0]
             out[row:end, word] = packed.view("<u8")[:, 0]
         row = end
+    return out
+
+
+def field_sketch(feats: "HashedFeatures", weights: np.ndarray, block_masks: Sequence[int], words: int) -> np.ndarray:
+    """A sketch in which field f's bits (``block_masks[f]`` in every word) are the SimHash of field
+    f's features alone; a field without features has all its bits 0.
+
+    Each (row, field) is sketched as a row of its own, then the fields' ranges are put together."""
+    if feats.field is None:
+        raise ValueError("a fields sketch needs features tagged with their columns")
+    fields = len(block_masks)
+    rows = feats.counts.shape[0]
+    owner = np.repeat(np.arange(rows, dtype=np.int64), feats.counts) * fields + feats.field
+    order = np.argsort(owner, kind="stable")
+    per_cell = np.bincount(owner, minlength=rows * fields)
+    cells = sketch(feats.hashes[order], weights[order], per_cell, words).reshape(rows, fields, words)
+    out = np.zeros((rows, words), dtype=np.uint64)
+    for f, mask in enumerate(block_masks):
+        out |= cells[:, f, :] & np.uint64(mask)
     return out
 
 

@@ -85,13 +85,13 @@ def build_groups(keys: list[str], fps: np.ndarray, pairs: list[Pair]) -> list[Gr
     return groups
 
 
-def row_pairs(keys: list[str], sketches: np.ndarray, near, verify: int | None = None) -> list[Pair]:
+def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[Pair]:
     """Pairs between rows, from ``near(unique_fingerprints) -> (i, j, dist)`` on distinct sketches.
 
     ``sketches`` is (rows, words) uint64 with the fingerprint as word 0, or a plain fingerprint
     array. Rows with identical sketches are linked to the first (lowest-key) row holding that
     sketch, not to each other, so m identical rows make m-1 pairs instead of m(m-1)/2. With
-    ``verify``, a candidate pair is kept only when its sketches differ in at most that many bits.
+    ``verify`` (dedup.verify: sketches a, b -> keep mask), a candidate pair is kept only where it says so.
     """
     if len(keys) == 0:
         return []
@@ -107,7 +107,7 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify: int | None = 
             out.append(Pair(keys[rep[u]], keys[row], 0))
     i, j, dist = near(np.ascontiguousarray(uniq[:, 0]))
     if verify is not None and len(i):
-        keep = sketch_distance(uniq[i], uniq[j]) <= verify
+        keep = verify(uniq[i], uniq[j])
         i, j, dist = i[keep], j[keep], dist[keep]
     for a, b, d in zip(rep[i], rep[j], dist):
         ka, kb = keys[a], keys[b]

@@ -21,12 +21,14 @@ import numpy as np
 from .candidates import near_pairs
 from .config import Config
 from .errors import ConfigError
-from .groups import Group, Pair, linked_groups, row_pairs, sketch_distance
+from .blocks import BITS
+from .groups import Group, Pair, linked_groups, row_pairs
 from .normalize import key_sort
 from .parallel import resolve_workers
 from .pipeline import (LEARNED, FullResult, Progress, extra_words, fingerprint_rows, fingerprint_version,
                        make_featurizer, sketch_rows, stored_terms, table_run)
 from .store import Store, TableChanges
+from .verify import verifier_for
 
 
 @dataclass
@@ -80,7 +82,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
             on_total(source.count(since))
         batch = fingerprint_rows(source, featurizer, progress, since=since, by_watermark=True,
                                  workers=resolve_workers(config.text.workers))
-        sketch_rows(batch, config, stored_terms(store, tcfg.name, batch.features) if config.text.idf else None)
+        sketch_rows(batch, config, tcfg, stored_terms(store, tcfg.name, batch.features) if config.text.idf else None)
         result = IncrementalResult(tcfg.name, run_id=run.id)
         changes = plan_changes(store, config, batch, run.id, version, result)
         store.apply_changes(changes)
@@ -97,7 +99,10 @@ def _differences(old: dict, new: dict) -> str:
 def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, version: dict,
                  result: IncrementalResult) -> TableChanges:
     """Work out, from the store and the new rows, everything the store must change."""
-    table, layout, k, verify = batch.table, config.layout, config.max_distance, config.verify_distance
+    table = batch.table
+    tcfg = config.table(table)
+    layout, verify = config.layout_for(tcfg), verifier_for(config, tcfg)
+    k = BITS if layout.shared else config.max_distance  # a fields layout: a shared field is enough
     near = partial(near_pairs, layout=layout)
     new_keys, new_fps = batch.keys, np.asarray(batch.fingerprints, dtype=np.uint64)
     new_sketches = np.asarray(batch.sketches, dtype=np.uint64)
@@ -179,14 +184,14 @@ def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], 
 
 
 def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new: dict[str, np.ndarray],
-              stored_fp: dict[str, int], verify: int) -> list[tuple[str, str, int]]:
-    """The (new, stored) candidate pairs whose sketches differ in at most ``verify`` bits."""
+              stored_fp: dict[str, int], verify) -> list[tuple[str, str, int]]:
+    """The (new, stored) candidate pairs that pass verification (dedup.verify) on their sketches."""
     olds = sorted({old for _, old, _ in pairs}, key=key_sort)
     words = len(next(iter(new.values())))
     stored = _sketches_of(store, table, olds, stored_fp, words)
     a = np.array([new[n] for n, _, _ in pairs], dtype=np.uint64)
     b = np.array([stored[o] for _, o, _ in pairs], dtype=np.uint64)
-    keep = sketch_distance(a, b) <= verify
+    keep = verify(a, b)
     return [p for p, ok in zip(pairs, keep) if ok]
 
 

@@ -48,7 +48,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
             keys.append(key)
         else:
             skipped.append(Skipped(key, "no_features", "every field is empty"))
-    return keys, HashedFeatures.of(feats), skipped
+    return keys, HashedFeatures.of(feats, featurizer.columns), skipped
 
 
 def _init_worker(featurizer: Featurizer) -> None:

@@ -34,6 +34,7 @@ from .segment import Segmenter, load_stopwords
 from .source import Source, watermark_position
 from .store import RunRecord, Skipped, Store, TableSnapshot, open_store
 from .terms import TermModel
+from .verify import verifier_for
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
@@ -72,7 +73,7 @@ class FullResult:
 
 def make_featurizer(config: Config, table: TableConfig) -> Featurizer:
     segmenter = Segmenter(load_stopwords(config.text.stopwords), hmm=config.text.hmm)
-    return Featurizer(table.fields, segmenter)
+    return Featurizer(table.fields, segmenter, by_field=table.by_field)
 
 
 LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents)
@@ -81,11 +82,13 @@ LEARNED = "learned"  # the part of a version stamp a full run learns from the da
 def fingerprint_version(config: Config, featurizer: Featurizer) -> dict:
     """Everything that decides a fingerprint or a pair; rows fingerprinted under another stamp are
     not comparable."""
+    by_field = featurizer.by_field
     stamp = {
         "max_distance": config.max_distance,
         "blocks": len(config.layout.widths),
         "sketch_bits": config.sketch_bits,
         "min_similarity": config.min_similarity,
+        **({"min_field_similarity": config.min_field_similarity} if by_field else {}),
         "idf": config.text.idf,
         "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
         "normalization": NORMALIZATION_VERSION,
@@ -142,19 +145,25 @@ def fingerprint_rows(source: Source, featurizer: Featurizer, progress: Progress 
     return result
 
 
-def sketch_rows(result: FullResult, config: Config, terms: TermModel | None) -> None:
-    """Weigh the read rows' features (IDF when ``terms``) and SimHash them into sketches."""
+def sketch_rows(result: FullResult, config: Config, table: TableConfig, terms: TermModel | None) -> None:
+    """Weigh the read rows' features (IDF when ``terms``) and SimHash them into sketches (for a
+    fields fingerprint, each field into its own bits)."""
     feats = result.features
     weights = terms.weigh(feats) if terms is not None else feats.weights
-    result.sketches = fingerprint.sketch(feats.hashes, weights, feats.counts, words=config.sketch_bits // 64)
+    words = config.sketch_bits // 64
+    if table.by_field:
+        result.sketches = fingerprint.field_sketch(feats, weights, config.layout_for(table).block_masks, words)
+    else:
+        result.sketches = fingerprint.sketch(feats.hashes, weights, feats.counts, words=words)
     result.fingerprints = result.sketches[:, 0].copy()
     result.terms, result.features = terms, None
 
 
-def find_groups(keys: list[str], sketches: np.ndarray, config: Config) -> list[Group]:
-    """Exact candidate pairs within ``max_distance`` (sort-based over block tables), verified on the
-    sketch, merged into groups."""
-    pairs = row_pairs(keys, sketches, partial(near_pairs, layout=config.layout), config.verify_distance)
+def find_groups(keys: list[str], sketches: np.ndarray, config: Config, table: TableConfig) -> list[Group]:
+    """Exact candidate pairs within ``max_distance`` (sort-based over block tables; a fields
+    fingerprint: sharing a field), verified on the sketch, merged into groups."""
+    pairs = row_pairs(keys, sketches, partial(near_pairs, layout=config.layout_for(table)),
+                      verifier_for(config, table))
     fps = np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1)[:, 0] if len(keys) else np.empty(0, np.uint64)
     return build_groups(keys, fps, pairs)
 
@@ -233,8 +242,8 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             terms = stored_terms(store, tcfg.name, result.features) if keep_terms \
                 else TermModel.learn(result.features)
             version[LEARNED] = {"documents": terms.documents}
-        sketch_rows(result, config, terms)
-        result.groups = find_groups(result.keys, result.sketches, config)
+        sketch_rows(result, config, tcfg, terms)
+        result.groups = find_groups(result.keys, result.sketches, config, tcfg)
         for g in result.groups:
             g.created_run = g.updated_run = run.id
         store.replace_table(TableSnapshot(

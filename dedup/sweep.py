@@ -1,5 +1,8 @@
 """`dedup eval`: the configured recipe measured against labelled truth, with its knobs swept.
 
+A fields fingerprint (tables of records without text) has no distance to sweep: its candidates
+share a field, and ``simhash.min_field_similarity`` is swept on their field-by-field scores.
+
 The table is read and fingerprinted once, as a full run would (IDF learned from the table,
 nothing written to the store). Candidate pairs are searched once at the widest distance swept;
 each sweep point only filters those pairs (by fingerprint distance and by sketch similarity) and
@@ -22,6 +25,7 @@ from .parallel import resolve_workers
 from .pipeline import fingerprint_rows, make_featurizer, sketch_rows
 from .source import Source
 from .terms import TermModel
+from .verify import verifier_for
 
 DEFAULT_DISTANCES = (3, 5, 7, 9, 11, 13)
 DEFAULT_SIMILARITIES = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
@@ -43,12 +47,13 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
     with Source(config.source_url, tcfg, config.batch_size) as source:
         result = fingerprint_rows(source, make_featurizer(config, tcfg), progress,
                                   workers=resolve_workers(config.text.workers))
-        sketch_rows(result, config, TermModel.learn(result.features) if config.text.idf else None)
+        sketch_rows(result, config, tcfg, TermModel.learn(result.features) if config.text.idf else None)
         every_key = list(result.keys) + [s.key for s in result.skipped]
         if truth_column:
             values = source.fetch(every_key, (truth_column,))
             truth = {k: v for k in every_key if (v := value_to_text(values.get(k, {}).get(truth_column)))}
-        out = _measure(config, tcfg, result, truth or {}, every_key, distances, similarities)
+        measure = _measure_fields if tcfg.by_field else _measure
+        out = measure(config, tcfg, result, truth or {}, every_key, distances, similarities)
         shown = [p for kind in ("false_pairs", "missed_pairs") for p in out[kind]]
         cols = tcfg.display or tuple(f.name for f in tcfg.fields)
         rows = source.fetch(sorted({k for p in shown for k in (p["a"], p["b"])}, key=key_sort), cols)
@@ -105,6 +110,47 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
         "sweeps": sweeps, "histograms": hist,
         "false_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
         "missed_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)],
+    }
+
+
+def _measure_fields(config: Config, tcfg: TableConfig, result, truth: dict[str, str], every_key: list[str],
+                    distances, similarities) -> dict:
+    """A fields fingerprint: candidates share a field; min_field_similarity is swept on their scores."""
+    keys, sk = result.keys, result.sketches
+    verify = verifier_for(config, tcfg)
+    i, j, d64 = near_pairs(sk[:, 0], config.layout_for(tcfg))
+    score = verify.scores(sk[i], sk[j]) if len(i) else np.empty(0)
+
+    def quality(threshold: float):
+        keep = score >= threshold - 1e-12
+        groups = _groups(keys, i[keep], j[keep])
+        return groups, pair_quality(groups, truth, every_key)
+
+    groups, current = quality(config.min_field_similarity)
+    label_of = np.array([truth.get(k, "\x00" + k) for k in keys], dtype=object)
+    same = label_of[i] == label_of[j] if len(i) else np.zeros(0, bool)
+    bins = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
+    index = {k: n for n, k in enumerate(keys)}
+
+    def shown(a: str, b: str) -> dict:
+        ia, ib = index.get(a), index.get(b)
+        both = ia is not None and ib is not None
+        return {"a": a, "b": b, "distance": int(np.bitwise_count(sk[ia, 0] ^ sk[ib, 0])) if both else None,
+                "similarity": round(float(verify.scores(sk[[ia]], sk[[ib]])[0]), 3) if both else None,
+                "a_cluster": truth.get(a), "b_cluster": truth.get(b)}
+
+    return {
+        "table": tcfg.name, "rows": result.rows_read, "fingerprinted": len(keys),
+        "skipped": len(result.skipped), "truth_clusters": len(set(truth.values())),
+        "current": {"label": f"fields fingerprint, min_field_similarity={config.min_field_similarity}",
+                    **current.as_dict()},
+        "sweeps": [{"knob": "simhash.min_field_similarity", "current": config.min_field_similarity, "points": [
+            {"value": s, **quality(s)[1].as_dict()} for s in sorted(set(similarities))]}],
+        "histograms": [{"measure": "weighted field similarity of candidate pairs (rows sharing a field)",
+                        "bins": bins, "true": _binned(score[same], bins), "false": _binned(score[~same], bins),
+                        "threshold": config.min_field_similarity, "accept": "at_least"}],
+        "false_pairs": [shown(a, b) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
+        "missed_pairs": [shown(a, b) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)],
     }
 
 

@@ -61,10 +61,10 @@ def update(url, key, **values):
     engine.dispose()
 
 
-def memberships(cfg):
+def memberships(cfg, table="petitions"):
     store = open_store(cfg.store_url)
     try:
-        return sorted(sorted(g.keys) for g in store.groups("petitions"))
+        return sorted(sorted(g.keys) for g in store.groups(table))
     finally:
         store.close()
 

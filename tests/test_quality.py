@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from dedup.cli import main
 from dedup.config import FieldSpec
 from dedup.evaluate import pair_quality
+from dedup.verify import SketchVerifier
 from dedup.features import Featurizer
 from dedup.fingerprint import HashedFeatures
 from dedup.groups import row_pairs
@@ -44,7 +45,7 @@ def test_verification_drops_candidates_whose_sketches_differ():
                         dtype=np.uint64)
     near = lambda fps: (np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([1, 1, 2]))  # noqa: E731
     assert {(p.a, p.b) for p in row_pairs(["1", "2", "3"], sketches, near)} == {("1", "2"), ("1", "3"), ("2", "3")}
-    kept = row_pairs(["1", "2", "3"], sketches, near, verify=10)
+    kept = row_pairs(["1", "2", "3"], sketches, near, verify=SketchVerifier(10))
     assert {(p.a, p.b) for p in kept} == {("1", "2")}
 
 
