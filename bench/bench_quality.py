@@ -82,7 +82,7 @@ def run_set(name: str, rows: int, seed: int, workers, out: Path) -> list[dict]:
                         f"{config.min_field_similarity}" if tcfg.by_field else
                         f"k={config.max_distance}, sketch {config.sketch_bits} bits, min_similarity {config.min_similarity}")
             results.append({"set": name, "method": label, "seconds": seconds, **q.as_dict(),
-                            "settings": f"{settings}, idf {config.text.idf}"})
+                            "settings": f"{settings}, tf {config.text.tf}, idf {config.text.idf}"})
         t0 = time.perf_counter()
         mh = minhash_groups(data.rows, "id", tokens, threshold)
         seconds = time.perf_counter() - t0

@@ -23,13 +23,16 @@ FIELD_KINDS = {"short": 2.0, "text": 1.0, "chars": 1.0}  # kind -> default weigh
 DEFAULT_NGRAM = 2  # characters per n-gram of a ``chars`` field
 SKETCH_BITS = (64, 128, 192, 256)
 # The defaults are the recipe that measured best (bench/bench_quality.py); PAPER_RECIPE is the seed paper's.
-DEFAULT_MAX_DISTANCE = 11
+DEFAULT_MAX_DISTANCE = 12
 DEFAULT_SKETCH_BITS = 256
-DEFAULT_MIN_SIMILARITY = 0.88
+DEFAULT_MIN_SIMILARITY = 0.84
 DEFAULT_IDF = False
+DEFAULT_TF = "log"
+TF_MODES = ("log", "raw")
 DEFAULT_MIN_FIELD_SIMILARITY = 0.75
 FINGERPRINTS = ("auto", "row", "fields")
-PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None}, "text": {"idf": False},
+PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None},
+                "text": {"idf": False, "tf": "raw"},
                 "table": {"fingerprint": "row"}}
 DEFAULT_BATCH_SIZE = 1000
 DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
@@ -39,7 +42,7 @@ KEYS = {
     "source": {"url", "batch_size"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
-    "text": {"stopwords", "hmm", "workers", "idf"},
+    "text": {"stopwords", "hmm", "workers", "idf", "tf"},
     "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
     "tables.<name>.fields.<column>": {"kind", "weight", "n"},
 }
@@ -96,6 +99,7 @@ class TextConfig:
     hmm: bool = True
     workers: int | str = "auto"
     idf: bool = DEFAULT_IDF  # weight terms and n-grams by inverse document frequency (learned by `full`)
+    tf: str = DEFAULT_TF  # a term counted n times in a field weighs n (raw) or 1 + ln n (log)
 
 
 @dataclass(frozen=True)
@@ -266,6 +270,10 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     if not isinstance(idf, bool):
         problems.add("text.idf", "must be true or false")
         idf = DEFAULT_IDF
+    tf = text.get("tf", DEFAULT_TF) if isinstance(text, dict) else DEFAULT_TF
+    if tf not in TF_MODES:
+        problems.add("text.tf", "must be log or raw")
+        tf = DEFAULT_TF
 
     tables_raw = _mapping(data, "tables", problems, required=True)
     tables: dict[str, TableConfig] = {}
@@ -288,7 +296,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         batch_size=batch_size,
         bucket_size=bucket_size,
         tables=tables,
-        text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers, idf=idf),
+        text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers, idf=idf, tf=tf),
         path=None if base_dir is None else base_dir,
     )
 

@@ -13,11 +13,12 @@ source:
 store:
   url: "sqlite:///dedup-store.db"
 simhash:                   # the defaults, written out: the recipe that measured best
-  max_distance: 11         # candidates: fingerprints at most 11 of 64 bits apart (exact search)
+  max_distance: 12         # candidates: fingerprints at most 12 of 64 bits apart (exact search)
   sketch_bits: 256         # 256 SimHash bits kept per row to verify each candidate pair
-  min_similarity: 0.88     # kept when the similarity estimated from them is at least this
+  min_similarity: 0.84     # kept when the similarity estimated from them is at least this
 text:
   idf: false
+  tf: log                  # a term n times in a field weighs 1 + ln n
 tables:
   petitions:
     key: id

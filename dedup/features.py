@@ -13,6 +13,7 @@ values are marked (fingerprint.WHOLE_VALUE) and keep their weight.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
@@ -31,6 +32,10 @@ class Featurizer:
     fields: tuple[FieldSpec, ...]
     segmenter: Segmenter
     by_field: bool = False  # fields fingerprint: text terms are tagged with their column too
+    tf: str = "log"  # how a term's count in a field counts: raw (the paper) or log, 1 + ln(count)
+
+    def _count(self, n: int) -> float:
+        return 1.0 + math.log(n) if self.tf == "log" else float(n)
 
     @property
     def columns(self) -> tuple[str, ...] | None:
@@ -53,17 +58,17 @@ class Featurizer:
                 value = normalize_short(text)
                 for gram, tf in Counter(ngrams(value, f.n or 1)).items():
                     feat = f"{f.name}{NGRAM_SEPARATOR}{gram}"
-                    out[feat] = out.get(feat, 0.0) + tf * f.weight
+                    out[feat] = out.get(feat, 0.0) + self._count(tf) * f.weight
             else:
                 tag = f"{f.name}{FIELD_TAG}" if self.by_field else ""
                 for term, tf in Counter(self.segmenter.terms(normalize_text(text))).items():
-                    out[tag + term] = out.get(tag + term, 0.0) + tf * f.weight
+                    out[tag + term] = out.get(tag + term, 0.0) + self._count(tf) * f.weight
         return out
 
     def version(self) -> dict:
         fields = [[f.name, f.kind, f.weight] + ([f.n] if f.kind == "chars" else []) for f in self.fields]
         by_field = {"fingerprint": "fields"} if self.by_field else {}  # row fingerprints keep their old stamp
-        return {"fields": fields, **by_field, **self.segmenter.version()}
+        return {"fields": fields, "tf": self.tf, **by_field, **self.segmenter.version()}
 
 
 def ngrams(value: str, n: int) -> list[str]:

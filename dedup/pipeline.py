@@ -73,7 +73,7 @@ class FullResult:
 
 def make_featurizer(config: Config, table: TableConfig) -> Featurizer:
     segmenter = Segmenter(load_stopwords(config.text.stopwords), hmm=config.text.hmm)
-    return Featurizer(table.fields, segmenter, by_field=table.by_field)
+    return Featurizer(table.fields, segmenter, by_field=table.by_field, tf=config.text.tf)
 
 
 LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents)

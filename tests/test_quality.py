@@ -1,8 +1,10 @@
 """The quality pieces: n-gram fields, IDF counts, sketch verification, pairwise metrics, `dedup eval`."""
 
 import json
+import math
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from dedup.cli import main
@@ -21,7 +23,10 @@ def test_chars_fields_turn_one_typo_into_a_few_changed_features():
     f = Featurizer((FieldSpec("name", "chars", 1.0, 2), FieldSpec("id", "chars", 1.0, 2)), Segmenter(frozenset()))
     a = f.features({"name": "王小明", "id": "110101199003071234"})
     b = f.features({"name": "王晓明", "id": "110101199003071234"})
-    assert sum(a.values()) == 2 + 17 and set(a) - set(b) == {"name\x1e王小", "name\x1e小明"}  # repeats add up
+    assert set(a) - set(b) == {"name\x1e王小", "name\x1e小明"}
+    assert a["id\x1e11"] == pytest.approx(1 + math.log(2)) and a["id\x1e99"] == 1  # repeats: 1 + ln n
+    raw = Featurizer(f.fields, f.segmenter, tf="raw")
+    assert sum(raw.features({"name": "王小明", "id": "110101199003071234"}).values()) == 2 + 17  # repeats add up
     assert f.features({"name": None, "id": ""}) == {}
 
 

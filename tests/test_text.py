@@ -2,6 +2,7 @@
 
 import datetime as dt
 import decimal
+import math
 
 import pytest
 from hypothesis import given
@@ -109,7 +110,9 @@ def test_features_weights(seg):
         {"name": " 张 三 ", "phone": "１３８", "content": "噪音噪音扰民", "title": "噪音"})
     assert f["name\x1f张三"] == 2.0
     assert f["phone\x1f138"] == 3.0  # per-field override
-    assert f["噪音"] == 2 * 1.0 + 1 * 2.0  # tf x weight, summed over text fields
+    assert f["噪音"] == pytest.approx((1 + math.log(2)) * 1.0 + 1 * 2.0)  # (1 + ln tf) x weight, summed over fields
+    raw = Featurizer(FIELDS, seg, tf="raw").features({"content": "噪音噪音扰民", "title": "噪音"})
+    assert raw["噪音"] == 2 * 1.0 + 1 * 2.0  # the papers: tf x weight
     assert f["扰民"] == 1.0
 
 
