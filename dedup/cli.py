@@ -288,8 +288,9 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
     """Measure duplicate detection against labelled truth: pairwise precision, recall and F1.
 
     Reads and fingerprints the table as `full` would (nothing is written to the store), then
-    sweeps max_distance and min_similarity, shows the distance and similarity of true and false
-    candidate pairs, and lists the false and the missed pairs with their texts, so you can see why.
+    sweeps max_distance and min_similarity (a fields fingerprint: min_field_similarity, swept over
+    the --similarities values), shows the distance and similarity of true and false candidate
+    pairs, and lists the false and the missed pairs with their texts, so you can see why.
     """
     from .errors import ConfigError
     from .eval_chart import render_eval_html, render_eval_text
