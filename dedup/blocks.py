@@ -91,6 +91,12 @@ class BlockLayout:
         return tuple(combinations(range(len(self.widths)), len(self.widths) - self.max_distance))
 
     @property
+    def reach(self) -> int:
+        """The largest fingerprint distance a candidate pair may have: max_distance, or any for a
+        fields layout (sharing a field's block is enough)."""
+        return BITS if self.shared else self.max_distance
+
+    @property
     def key_bits(self) -> int:
         """Width of the narrowest table key."""
         return min(sum(self.widths[p] for p in t) for t in self.tables)
@@ -127,8 +133,13 @@ class BlockLayout:
 
     def names_of(self, fps: np.ndarray) -> list[list[str]]:
         """The block names of many fingerprints, keys extracted once for all of them."""
-        return [[self.table_name(t, v) for t, v in enumerate(row) if v or not self.shared]
+        return [[self.table_name(t, v) for t, v in enumerate(row) if self.indexed(v)]
                 for row in self.values(fps).tolist()]
+
+    def indexed(self, value: int) -> bool:
+        """Whether a table key names a block in the store: every key, except an empty field's 0 in a
+        fields layout."""
+        return bool(value) or not self.shared
 
     def describe(self) -> str:
         m, k = len(self.widths), self.max_distance

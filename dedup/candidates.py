@@ -42,7 +42,7 @@ def near_pairs(fps: np.ndarray, layout: BlockLayout, split_at: int = DEFAULT_SPL
     """
     fps = np.ascontiguousarray(fps, dtype=np.uint64)
     n = fps.shape[0]
-    k = BITS if layout.shared else layout.max_distance
+    k = layout.reach
     found: list[np.ndarray] = []
     everyone = np.arange(n, dtype=np.int64)
     for mask in layout.masks:

@@ -21,7 +21,6 @@ import numpy as np
 from .candidates import near_pairs
 from .config import Config
 from .errors import ConfigError
-from .blocks import BITS
 from .groups import Group, Pair, linked_groups, row_pairs
 from .normalize import key_sort
 from .parallel import resolve_workers
@@ -102,7 +101,7 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     table = batch.table
     tcfg = config.table(table)
     layout, verify = config.layout_for(tcfg), verifier_for(config, tcfg)
-    k = BITS if layout.shared else config.max_distance  # a fields layout: a shared field is enough
+    k = layout.reach
     near = partial(near_pairs, layout=layout)
     new_keys, new_fps = batch.keys, np.asarray(batch.fingerprints, dtype=np.uint64)
     new_sketches = np.asarray(batch.sketches, dtype=np.uint64)

@@ -82,13 +82,12 @@ LEARNED = "learned"  # the part of a version stamp a full run learns from the da
 def fingerprint_version(config: Config, featurizer: Featurizer) -> dict:
     """Everything that decides a fingerprint or a pair; rows fingerprinted under another stamp are
     not comparable."""
-    by_field = featurizer.by_field
     stamp = {
         "max_distance": config.max_distance,
         "blocks": len(config.layout.widths),
         "sketch_bits": config.sketch_bits,
         "min_similarity": config.min_similarity,
-        **({"min_field_similarity": config.min_field_similarity} if by_field else {}),
+        **({"min_field_similarity": config.min_field_similarity} if featurizer.by_field else {}),
         "idf": config.text.idf,
         "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
         "normalization": NORMALIZATION_VERSION,

@@ -25,11 +25,12 @@ from .parallel import resolve_workers
 from .pipeline import fingerprint_rows, make_featurizer, sketch_rows
 from .source import Source
 from .terms import TermModel
-from .verify import verifier_for
+from .verify import at_least, verifier_for
 
 DEFAULT_DISTANCES = (3, 5, 7, 9, 11, 13)
 DEFAULT_SIMILARITIES = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 SHOWN_PAIRS = 50
+SIMILARITY_BINS = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
 
 
 def similarity(distance: np.ndarray | int, bits: int) -> np.ndarray:
@@ -89,27 +90,23 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
         sweeps.append({"knob": "simhash.min_similarity", "current": config.min_similarity, "points": [
             {"value": s, **quality(config.max_distance, sketch_distance_limit(s, bits))[1].as_dict()}
             for s in sorted(set(similarities))]})
-    label_of = np.array([truth.get(k, "\x00" + k) for k in keys], dtype=object)  # unlabelled: own cluster
-    same = label_of[i] == label_of[j] if len(i) else np.zeros(0, bool)
+    same = _same_cluster(keys, truth, i, j)
     sim = similarity(dsk, bits)
-    sim_bins = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
     hist = [
         {"measure": "64-bit Hamming distance of candidate pairs", "bins": list(range(widest + 1)),
          "true": np.bincount(d64[same], minlength=widest + 1).tolist(),
          "false": np.bincount(d64[~same], minlength=widest + 1).tolist(), "threshold": config.max_distance,
          "accept": "at_most"},
-        {"measure": f"similarity estimated from {bits} sketch bits", "bins": sim_bins,
-         "true": _binned(sim[same], sim_bins), "false": _binned(sim[~same], sim_bins),
+        {"measure": f"similarity estimated from {bits} sketch bits", "bins": SIMILARITY_BINS,
+         "true": _binned(sim[same], SIMILARITY_BINS), "false": _binned(sim[~same], SIMILARITY_BINS),
          "threshold": config.min_similarity, "accept": "at_least"},
     ]
-    index = {k: n for n, k in enumerate(keys)}
     return {
         "table": tcfg.name, "rows": result.rows_read, "fingerprinted": len(keys),
         "skipped": len(result.skipped), "truth_clusters": len(set(truth.values())),
         "current": {"label": label, **current.as_dict()},
         "sweeps": sweeps, "histograms": hist,
-        "false_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
-        "missed_pairs": [_pair(a, b, index, sk, bits, truth) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)],
+        **_shown_pairs(groups, truth, every_key, keys, sk, lambda a, b: similarity(sketch_distance(a, b), bits)),
     }
 
 
@@ -118,27 +115,16 @@ def _measure_fields(config: Config, tcfg: TableConfig, result, truth: dict[str, 
     """A fields fingerprint: candidates share a field; min_field_similarity is swept on their scores."""
     keys, sk = result.keys, result.sketches
     verify = verifier_for(config, tcfg)
-    i, j, d64 = near_pairs(sk[:, 0], config.layout_for(tcfg))
+    i, j, _ = near_pairs(sk[:, 0], config.layout_for(tcfg))
     score = verify.scores(sk[i], sk[j]) if len(i) else np.empty(0)
 
     def quality(threshold: float):
-        keep = score >= threshold - 1e-12
+        keep = at_least(score, threshold)
         groups = _groups(keys, i[keep], j[keep])
         return groups, pair_quality(groups, truth, every_key)
 
     groups, current = quality(config.min_field_similarity)
-    label_of = np.array([truth.get(k, "\x00" + k) for k in keys], dtype=object)
-    same = label_of[i] == label_of[j] if len(i) else np.zeros(0, bool)
-    bins = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
-    index = {k: n for n, k in enumerate(keys)}
-
-    def shown(a: str, b: str) -> dict:
-        ia, ib = index.get(a), index.get(b)
-        both = ia is not None and ib is not None
-        return {"a": a, "b": b, "distance": int(np.bitwise_count(sk[ia, 0] ^ sk[ib, 0])) if both else None,
-                "similarity": round(float(verify.scores(sk[[ia]], sk[[ib]])[0]), 3) if both else None,
-                "a_cluster": truth.get(a), "b_cluster": truth.get(b)}
-
+    same = _same_cluster(keys, truth, i, j)
     return {
         "table": tcfg.name, "rows": result.rows_read, "fingerprinted": len(keys),
         "skipped": len(result.skipped), "truth_clusters": len(set(truth.values())),
@@ -147,10 +133,10 @@ def _measure_fields(config: Config, tcfg: TableConfig, result, truth: dict[str, 
         "sweeps": [{"knob": "simhash.min_field_similarity", "current": config.min_field_similarity, "points": [
             {"value": s, **quality(s)[1].as_dict()} for s in sorted(set(similarities))]}],
         "histograms": [{"measure": "weighted field similarity of candidate pairs (rows sharing a field)",
-                        "bins": bins, "true": _binned(score[same], bins), "false": _binned(score[~same], bins),
+                        "bins": SIMILARITY_BINS, "true": _binned(score[same], SIMILARITY_BINS),
+                        "false": _binned(score[~same], SIMILARITY_BINS),
                         "threshold": config.min_field_similarity, "accept": "at_least"}],
-        "false_pairs": [shown(a, b) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
-        "missed_pairs": [shown(a, b) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)],
+        **_shown_pairs(groups, truth, every_key, keys, sk, verify.scores),
     }
 
 
@@ -166,10 +152,24 @@ def _binned(values: np.ndarray, bins: list[float]) -> list[int]:
     return np.bincount(pos, minlength=len(bins)).tolist()
 
 
-def _pair(a: str, b: str, index: dict, sk: np.ndarray, bits: int, truth: dict) -> dict:
-    ia, ib = index.get(a), index.get(b)
-    d = s = None
-    if ia is not None and ib is not None:
-        d = int(np.bitwise_count(sk[ia, 0] ^ sk[ib, 0]))
-        s = round(float(similarity(int(sketch_distance(sk[[ia]], sk[[ib]])[0]), bits)), 3)
-    return {"a": a, "b": b, "distance": d, "similarity": s, "a_cluster": truth.get(a), "b_cluster": truth.get(b)}
+def _same_cluster(keys: list[str], truth: dict[str, str], i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Whether each candidate pair (i, j) is a true pair; an unlabelled row is its own cluster."""
+    label_of = np.array([truth.get(k, "\x00" + k) for k in keys], dtype=object)
+    return label_of[i] == label_of[j] if len(i) else np.zeros(0, bool)
+
+
+def _shown_pairs(groups, truth: dict, every_key: list[str], keys: list[str], sk: np.ndarray, score_of) -> dict:
+    """The false and the missed pairs, each with its fingerprint distance and its similarity
+    (``score_of(sketches_a, sketches_b)``: what the recipe compares with its threshold)."""
+    index = {k: n for n, k in enumerate(keys)}
+
+    def pair(a: str, b: str) -> dict:
+        ia, ib = index.get(a), index.get(b)
+        d = s = None
+        if ia is not None and ib is not None:
+            d = int(np.bitwise_count(sk[ia, 0] ^ sk[ib, 0]))
+            s = round(float(score_of(sk[[ia]], sk[[ib]])[0]), 3)
+        return {"a": a, "b": b, "distance": d, "similarity": s, "a_cluster": truth.get(a), "b_cluster": truth.get(b)}
+
+    return {"false_pairs": [pair(a, b) for a, b in false_pairs(groups, truth, SHOWN_PAIRS)],
+            "missed_pairs": [pair(a, b) for a, b in missed_pairs(groups, truth, every_key, SHOWN_PAIRS)]}

@@ -18,6 +18,11 @@ from .config import Config, TableConfig
 from .groups import sketch_distance
 
 
+def at_least(scores: np.ndarray, threshold: float) -> np.ndarray:
+    """scores >= threshold, with a rounding error's slack (a score computed as exactly the threshold passes)."""
+    return scores >= threshold - 1e-12
+
+
 @dataclass(frozen=True)
 class SketchVerifier:
     """Keeps pairs whose sketches differ in at most ``limit`` bits."""
@@ -26,11 +31,6 @@ class SketchVerifier:
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return sketch_distance(a, b) <= self.limit
-
-    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Estimated cosine similarity of each pair."""
-        bits = np.asarray(a).reshape(len(a), -1).shape[1] * 64
-        return np.cos(np.pi * sketch_distance(a, b) / bits)
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class FieldVerifier:
     threshold: float
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return self.scores(a, b) >= self.threshold - 1e-12
+        return at_least(self.scores(a, b), self.threshold)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """The weighted mean similarity over the fields present in both rows (0 when there are none)."""

@@ -364,7 +364,7 @@ class MongoStore:
             bounds = np.flatnonzero(np.diff(ordered)) + 1
             starts, ends = np.concatenate(([0], bounds)), np.concatenate((bounds, [len(ordered)]))
             for s, e in zip(starts.tolist(), ends.tolist()):
-                if s == e or (layout.shared and not ordered[s]):  # fields layout: an empty field has no block
+                if s == e or not layout.indexed(int(ordered[s])):
                     continue
                 name = layout.table_name(t, int(ordered[s]))
                 rows = order[s:e].tolist()
