@@ -32,16 +32,17 @@ import sqlalchemy as sa
 import yaml
 from cityhash import CityHash64
 
-from dedup.candidates import brute_force_pairs, near_pairs
+from dedup.index.candidates import brute_force_pairs, near_pairs
 from dedup.config import Config, parse_config
 from dedup.demo import DEMO_CONFIG
-from dedup.features import Featurizer
-from dedup.fingerprint import simhash_batch
-from dedup.parallel import resolve_workers
-from dedup.pipeline import FullResult, find_groups, make_featurizer, run_full
+from dedup.text.features import Featurizer
+from dedup.index.fingerprint import simhash_batch
+from dedup.runs.parallel import resolve_workers
+from dedup.runs.full import FullResult, run_full
+from dedup.runs.recipe import Recipe
 from dedup.sample import SampleTable, generate_petitions, write_sample_db
-from dedup.segment import tokenizer
-from dedup.source import Source
+from dedup.text.segment import tokenizer
+from dedup.db.source import Source
 
 POSTGRES_URL = os.environ.get("DEDUP_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 MAX_DISTANCE = 3
@@ -208,9 +209,10 @@ def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
 
 def bench_pairs(fps: np.ndarray, config: Config, seed: int) -> dict:
     """near_pairs on all N fingerprints; near_pairs vs brute_force_pairs on the same subsample, which must agree."""
-    (i, _, _), secs = timed(near_pairs, fps, config.layout)
+    layout = Recipe.of(config).layout
+    (i, _, _), secs = timed(near_pairs, fps, layout)
     sub = fps[subsample(len(fps), BRUTE_FORCE_MAX_ROWS, seed)]
-    (si, sj, _), near_secs = timed(near_pairs, sub, config.layout)
+    (si, sj, _), near_secs = timed(near_pairs, sub, layout)
     (bi, bj), brute_secs = timed(brute_force_pairs, sub, config.max_distance)
     return {"rows": len(fps), "near_pairs_seconds": secs, "pairs": int(i.shape[0]),
             "subsample_rows": len(sub), "subsample": len(sub) < len(fps),
@@ -251,7 +253,7 @@ def bench_run(label: str, source_url: str, store_url: str, workers: int | str = 
     end = time.perf_counter()
     secs = end - start
     read_secs = timed(read_all, source_url, config)[1]
-    groups_secs = timed(find_groups, result.keys, result.fingerprints, config, config.table(None))[1]
+    groups_secs = timed(Recipe.of(config).groups, result.keys, result.sketches)[1]
     return result, {"label": label, "rows": result.rows_read, "seconds": secs,
                     "rows_per_s": rate(result.rows_read, secs), "groups": len(result.groups),
                     "in_run_read_fingerprint_seconds": clock.last - start,
@@ -354,7 +356,7 @@ def bench_size(n: int, seed: int, with_postgres: bool) -> dict:
         tmp = Path(d)
         write_sample_db(sqlite_url(tmp, "petitions.db"), sample)
         config = bench_config(sqlite_url(tmp, "petitions.db"), sqlite_url(tmp, "store.db"))
-        featurizer = make_featurizer(config, config.table(None))
+        featurizer = Recipe.of(config).featurizer
         seg = bench_segmentation(sample.rows)
         feats, feat = bench_featurize(featurizer, sample.rows)
         fps, vec, py = bench_simhash(feats, seed)

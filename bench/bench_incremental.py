@@ -23,10 +23,10 @@ from urllib.parse import quote
 
 import sqlalchemy as sa
 
-import dedup.pipeline as pipeline
+import dedup.runs.locking as pipeline  # where runs open their store
 from dedup.config import parse_config
-from dedup.incremental import run_incremental
-from dedup.pipeline import run_full
+from dedup.runs.incremental import run_incremental
+from dedup.runs.full import run_full
 from dedup.sample import SampleTable, generate_petitions, write_sample_db
 
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}

@@ -29,8 +29,8 @@ from bench.labelled import persons as persons_set  # noqa: E402
 from bench.labelled import petitions as petitions_set  # noqa: E402
 from bench.minhash_baseline import char_ngrams, jieba_tokens, minhash_groups  # noqa: E402
 from dedup.config import PAPER_RECIPE, parse_config  # noqa: E402
-from dedup.evaluate import pair_quality  # noqa: E402
-from dedup.pipeline import run_full  # noqa: E402
+from dedup.eval.metrics import pair_quality  # noqa: E402
+from dedup.runs.full import run_full  # noqa: E402
 
 PETITION_TEXT = ["title", "content"]
 PERSON_FIELDS = ["name", "gender", "birth_date", "id_number", "phone", "address"]

@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import re
 
-from dedup.blocks import BlockLayout
-from dedup.candidates import near_pairs
+from dedup.index.blocks import BlockLayout
+from dedup.index.candidates import near_pairs
 from dedup.config import FieldSpec
-from dedup.features import Featurizer
-from dedup.fingerprint import simhash_batch
+from dedup.text.features import Featurizer
+from dedup.index.fingerprint import simhash_batch
 from dedup.sample import generate_petitions
-from dedup.segment import Segmenter, load_stopwords
+from dedup.text.segment import Segmenter, load_stopwords
 
 CONTENT_ONLY = (FieldSpec("content", "text", 1.0),)
 DEMO_FIELDS = (FieldSpec("name", "short", 2.0), FieldSpec("phone", "short", 2.0), FieldSpec("address", "short", 2.0),

@@ -11,7 +11,7 @@ joined transitively (union-find) into groups. Petitions use 0.7 on jieba tokens,
 Token sets (each row becomes a *set*; MinHash estimates the Jaccard similarity of two sets):
 
 * ``jieba_tokens``: the text fields normalised as dedup normalises them (NFKC, case folded,
-  whitespace collapsed, ``dedup.normalize.normalize_text``), segmented by dedup's own jieba
+  whitespace collapsed, ``dedup.text.normalize.normalize_text``), segmented by dedup's own jieba
   ``Segmenter`` with dedup's bundled stopword list, so **stopwords are dropped**, as are tokens of
   only whitespace, punctuation or symbols. Why dropped: the baseline should see the same terms as
   dedup's SimHash so that the comparison is between the methods, not between token sets; and in a
@@ -19,7 +19,7 @@ Token sets (each row becomes a *set*; MinHash estimates the Jaccard similarity o
   which lifts the similarity of unrelated texts towards the threshold while adding almost nothing
   to true duplicates. Tokens are *not* tagged with their field: a petition's title and content
   describe the same thing, and a word moved from one to the other is still the same word.
-* ``char_ngrams``: each field value normalised with ``dedup.normalize.normalize_short`` (NFKC,
+* ``char_ngrams``: each field value normalised with ``dedup.text.normalize.normalize_short`` (NFKC,
   case folded, all whitespace removed), with punctuation and symbols removed too (so
   "1985-03-07" and "19850307" agree), then cut into overlapping character n-grams; a value shorter
   than n gives itself as one gram. None and empty values give nothing. Grams **are tagged with the
@@ -51,9 +51,10 @@ from datasketch import MinHash, MinHashLSH
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup.evaluate import pair_quality as quality_of  # noqa: E402
-from dedup.groups import UnionFind  # noqa: E402
-from dedup.normalize import key_sort, normalize_short, normalize_text, value_to_text  # noqa: E402
+from dedup.eval.metrics import pair_quality as quality_of  # noqa: E402
+from dedup.index.groups import UnionFind  # noqa: E402
+from dedup.index.keys import key_sort  # noqa: E402
+from dedup.text.normalize import normalize_short, normalize_text, value_to_text  # noqa: E402
 
 __all__ = ["BaselineResult", "char_ngrams", "jieba_tokens", "minhash_groups", "pair_quality"]
 
@@ -83,7 +84,7 @@ _SEGMENTER = None
 def _segmenter():
     global _SEGMENTER
     if _SEGMENTER is None:
-        from dedup.segment import Segmenter, load_stopwords
+        from dedup.text.segment import Segmenter, load_stopwords
         _SEGMENTER = Segmenter(load_stopwords())
     return _SEGMENTER
 
@@ -168,7 +169,7 @@ def _key_order(k) -> tuple:
 
 def pair_quality(groups: Iterable[Iterable], truth: Mapping) -> dict:
     """Pairwise precision/recall/F1 of predicted groups against the truth clusters, counted by
-    ``dedup.evaluate.pair_quality``; keys are compared as text, a grouped key missing from ``truth``
+    ``dedup.eval.metrics.pair_quality``; keys are compared as text, a grouped key missing from ``truth``
     is a singleton of its own, and with nothing predicted precision is 0 (not dedup's 1)."""
     q = quality_of([[str(k) for k in g] for g in groups], {str(k): c for k, c in truth.items()})
     return {"precision": q.precision if q.predicted_pairs else 0.0,
@@ -228,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     read_seconds = time.perf_counter() - t
     truth = read_truth(args.truth)
     if args.tokens == "jieba":
-        from dedup.segment import tokenizer
+        from dedup.text.segment import tokenizer
         tokenizer()     # load jieba's dictionary outside the timing
         _segmenter()
         tok = partial(jieba_tokens, fields=fields)

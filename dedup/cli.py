@@ -19,7 +19,8 @@ import click
 from . import __version__
 from .config import Config, load_config
 from .errors import DedupError
-from .masking import mask_secrets
+from .eval.sweep import DEFAULT_DISTANCES, DEFAULT_SIMILARITIES
+from .db.masking import mask_secrets
 
 log = logging.getLogger("dedup")
 
@@ -133,7 +134,7 @@ class Progress:
 
 def run_full_with_progress(config: Config, table: str, quiet: bool):
     """run_full with a progress bar on a terminal."""
-    from .pipeline import run_full
+    from .runs.full import run_full
 
     progress = Progress(table, quiet)
     try:
@@ -145,8 +146,8 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
 def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
                 since_last_run: bool = False) -> tuple[str, int]:
     """The rendered report and its number of groups."""
+    from .db.source import Source
     from .report import build_report, render
-    from .source import Source
     from .store import open_store
 
     tcfg = config.table(table)
@@ -216,7 +217,7 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
     """
     import json as _json
 
-    from .incremental import run_incremental
+    from .runs.incremental import run_incremental
 
     config = obj.config()
     names = list(tables) or list(config.tables)
@@ -276,10 +277,10 @@ def _numbers(kind, text: str) -> list:
 @click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="text: summary and sweeps; json: everything; html: a page with the charts.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
-@click.option("--distances", default=",".join(map(str, (3, 5, 7, 9, 11, 13))), show_default=True,
+@click.option("--distances", default=",".join(map(str, DEFAULT_DISTANCES)), show_default=True,
               help="simhash.max_distance values to sweep.")
-@click.option("--similarities", default="0.5,0.6,0.7,0.75,0.8,0.85,0.9,0.95", show_default=True,
-              help="simhash.min_similarity values to sweep.")
+@click.option("--similarities", default=",".join(map(str, DEFAULT_SIMILARITIES)), show_default=True,
+              help="simhash.min_similarity values to sweep (a fields fingerprint: min_field_similarity).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
 @handle_errors
@@ -293,9 +294,10 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
     pairs, and lists the false and the missed pairs with their texts, so you can see why.
     """
     from .errors import ConfigError
-    from .eval_chart import render_eval_html, render_eval_text
-    from .evaluate import load_truth_csv
-    from .sweep import run_eval
+    from .eval.chart import render_eval_html
+    from .eval.metrics import load_truth_csv
+    from .eval.summary import render_eval_text
+    from .eval.sweep import run_eval
 
     if bool(truth_file) == bool(truth_column):
         raise ConfigError("give either --truth FILE.csv or --truth-column COLUMN")
@@ -305,7 +307,7 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
     try:
         result = run_eval(config, name, truth=load_truth_csv(truth_file) if truth_file else None,
                           truth_column=truth_column, distances=_numbers(int, distances),
-                          similarities=_numbers(float, similarities), progress=progress)
+                          similarities=_numbers(float, similarities), progress=progress, on_total=progress.total)
     finally:
         progress.close()
     if fmt == "json":

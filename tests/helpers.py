@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
 import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
@@ -47,3 +48,16 @@ def config_for(source_url: str, store_url: str, fields=None, max_distance=3, bat
 def petition(i: int, content: str, name: str | None = None, phone: str | None = None, title: str | None = None):
     return {"id": i, "name": name, "phone": phone, "title": title, "content": content,
             "updated_at": dt.datetime(2024, 1, 1) + dt.timedelta(minutes=i)}
+
+
+def block_entries(layout, keys, fps):
+    """The block entries of these rows under ``layout``, as the pipeline hands them to a store."""
+    from dedup.store import BlockEntries
+
+    names, owners, values = [], [], []
+    for key, fp in zip(keys, fps):
+        for name in layout.names(int(fp)):
+            names.append(name)
+            owners.append(key)
+            values.append(int(fp))
+    return BlockEntries(names, owners, np.array(values, dtype=np.uint64))

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dedup.blocks import BlockLayout
-from dedup.candidates import brute_force_pairs, near_pairs
+from dedup.index.blocks import BlockLayout
+from dedup.index.candidates import brute_force_pairs, near_pairs
 
 
 def planted(seed: int, n: int, k: int, skew: bool) -> np.ndarray:

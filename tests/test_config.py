@@ -4,6 +4,7 @@ import pytest
 
 from dedup.config import load_config, parse_config, expand_env
 from dedup.errors import ConfigError
+from dedup.runs.recipe import Recipe
 
 GOOD = {
     "source": {"url": "sqlite:///petitions.db"},
@@ -21,7 +22,7 @@ def test_good_config(tmp_path):
         ("name", "short", 2.0), ("content", "text", 1.0), ("phone", "short", 3.0)]
     assert cfg.table(None) is t  # the only table
     assert t.display == ("name", "phone", "content")
-    assert cfg.layout.widths == (16, 16, 16, 16)
+    assert Recipe.of(cfg, t).layout.widths == (16, 16, 16, 16)
     assert cfg.source_url == f"sqlite:///{tmp_path}/petitions.db"  # relative to the config file
 
 

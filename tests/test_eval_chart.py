@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from dedup.eval_chart import _ticks, render_eval_html, render_eval_text
+from dedup.eval.chart import _ticks, render_eval_html
+from dedup.eval.summary import render_eval_text
 
 HOSTILE = "<script>alert(1)</script>' onmouseover='x"
 

@@ -8,18 +8,19 @@ import numpy as np
 import pytest
 
 from bench.labelled.persons import generate_persons, write_sqlite
-from dedup.blocks import BITS, BlockLayout, layout_of
-from dedup.candidates import near_pairs
+from dedup.index.blocks import BITS, BlockLayout
+from dedup.index.candidates import near_pairs
 from dedup.config import parse_config
 from dedup.errors import ConfigError
-from dedup.evaluate import pair_quality
-from dedup.features import Featurizer
-from dedup.fingerprint import HashedFeatures, field_sketch, sketch
-from dedup.incremental import run_incremental
-from dedup.pipeline import fingerprint_version, make_featurizer, run_full
-from dedup.segment import Segmenter
-from dedup.sweep import run_eval
-from dedup.verify import FieldVerifier, SketchVerifier, verifier_for
+from dedup.eval.metrics import pair_quality
+from dedup.text.features import Featurizer
+from dedup.index.fingerprint import HashedFeatures, field_sketch, sketch
+from dedup.runs.incremental import run_incremental
+from dedup.runs.full import run_full
+from dedup.runs.recipe import Recipe
+from dedup.text.segment import Segmenter
+from dedup.eval.sweep import run_eval
+from dedup.index.verify import FieldVerifier, SketchVerifier
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 PERSON_FIELDS = {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},
@@ -69,7 +70,6 @@ def test_fields_layout_cuts_64_bits_into_one_block_per_field():
     assert sum(layout.block_masks) == (1 << BITS) - 1  # disjoint and complete
     fp = layout.block_masks[0] | layout.block_masks[3]  # fields 1, 2 and 4 empty
     assert [n.split(":")[0] for n in layout.names(fp)] == ["0", "3"]
-    assert layout_of({"fingerprint": "fields", "fields": [["a"]] * 5, "max_distance": 11}) == layout
 
 
 def test_shared_layout_candidates_are_the_pairs_sharing_a_non_empty_block():
@@ -91,7 +91,7 @@ def test_shared_layout_candidates_are_the_pairs_sharing_a_non_empty_block():
 def featurize(rows, fields=PERSON_FIELDS):
     tcfg = cfg_fields(fields)
     f = Featurizer(tcfg.fields, Segmenter(frozenset()), by_field=True)
-    return HashedFeatures.of([f.features(r) for r in rows], f.columns), tcfg
+    return f.hashed([f.described(r) for r in rows]), tcfg
 
 
 def test_a_fields_bits_depend_on_that_field_alone_and_an_empty_field_is_zero():
@@ -136,12 +136,12 @@ def test_the_verifier_follows_the_table_fingerprint():
     cfg = parse_config({"source": {"url": "sqlite://"}, "simhash": {"min_field_similarity": 0.6},
                         "tables": {"p": {"key": "id", "fields": PERSON_FIELDS},
                                    "t": {"key": "id", "fields": {"content": "text"}}}})
-    fv = verifier_for(cfg, cfg.table("p"))
+    p, t = Recipe.of(cfg, "p"), Recipe.of(cfg, "t")
+    fv = p.verifier
     assert isinstance(fv, FieldVerifier) and fv.threshold == 0.6 and fv.weights == (2, 2, 3, 1.5, 1.5)
-    assert isinstance(verifier_for(cfg, cfg.table("t")), SketchVerifier)
-    stamp = fingerprint_version(cfg, make_featurizer(cfg, cfg.table("p")))
-    assert stamp["fingerprint"] == "fields" and stamp["min_field_similarity"] == 0.6
-    assert "fingerprint" not in fingerprint_version(cfg, make_featurizer(cfg, cfg.table("t")))
+    assert isinstance(t.verifier, SketchVerifier)
+    assert p.stamp["fingerprint"] == "fields" and p.stamp["min_field_similarity"] == 0.6
+    assert "fingerprint" not in t.stamp
 
 
 # --- whole runs ------------------------------------------------------------------------------

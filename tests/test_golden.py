@@ -14,9 +14,9 @@ import pytest
 from cityhash import CityHash64
 
 from dedup.config import FieldSpec
-from dedup.features import Featurizer
-from dedup.fingerprint import feature_hash, simhash, simhash_batch
-from dedup.segment import Segmenter, load_stopwords
+from dedup.text.features import Featurizer
+from dedup.index.fingerprint import feature_hash, simhash, simhash_batch
+from dedup.text.segment import Segmenter, load_stopwords
 from reference_cityhash import city_hash64
 
 
@@ -53,7 +53,7 @@ def test_simhash_batch_equals_bitwise_reference():
 
 
 def test_simhash_batch_chunking_does_not_change_results(monkeypatch):
-    import dedup.fingerprint as fp
+    import dedup.index.fingerprint as fp
 
     rows = [{f"t{i}-{j}": 1.0 + (j % 3) for j in range(1 + i % 17)} for i in range(200)]
     whole = simhash_batch(rows)
@@ -62,7 +62,7 @@ def test_simhash_batch_chunking_does_not_change_results(monkeypatch):
 
 
 def test_sketch_words_are_simhashes_of_remixed_hashes():
-    import dedup.fingerprint as fp
+    import dedup.index.fingerprint as fp
 
     rows = [{f"t{i}-{j}": 0.5 + (j % 4) for j in range(1 + i % 23)} for i in range(60)]
     feats = fp.HashedFeatures.of(rows)
@@ -82,9 +82,14 @@ def test_sketch_words_are_simhashes_of_remixed_hashes():
 
 
 def test_ties_give_zero_bits():
-    # the same hash with +w and -w cannot happen, but a single feature sets exactly its own 1-bits
-    h = city_hash64("噪音".encode())
-    assert simhash({"噪音": 3.0}) == h
+    """A bit whose sum is exactly 0 is 0 (the rule is "> 0"), whatever the features' order."""
+    a, b = "噪音", "扰民"
+    ha, hb = city_hash64(a.encode()), city_hash64(b.encode())
+    # equal weights: where the hashes disagree the sum is +w - w = 0, a tie; where both are 1 it is 2w
+    assert simhash({a: 1.5, b: 1.5}) == ha & hb == simhash({b: 1.5, a: 1.5})
+    assert ha & hb != ha | hb  # the hashes do disagree somewhere: there are ties to break
+    # a single feature sets exactly its own 1-bits
+    assert simhash({a: 3.0}) == ha
 
 
 def test_row_without_features_is_refused():

@@ -1,8 +1,9 @@
 import numpy as np
 
-from dedup.blocks import BlockLayout
-from dedup.candidates import near_pairs
-from dedup.groups import Pair, UnionFind, build_groups, row_pairs
+from dedup.index.blocks import BlockLayout
+from dedup.index.candidates import near_pairs
+from dedup.index.groups import Pair, UnionFind, build_groups
+from dedup.index.pairs import row_pairs
 from functools import partial
 
 

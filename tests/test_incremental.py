@@ -12,8 +12,8 @@ import pytest
 import sqlalchemy as sa
 
 from dedup.errors import ConfigError, LockedError
-from dedup.incremental import run_incremental
-from dedup.pipeline import run_full
+from dedup.runs.incremental import run_incremental
+from dedup.runs.full import run_full
 from dedup.sample import SampleTable, generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import config_for
@@ -193,6 +193,20 @@ def test_group_ids_are_stable_and_merges_keep_the_oldest(store_url, tmp_path):
     assert merged.id == older and merged.merged_from == [newer]
     assert r.merges == {older: [newer]} and r.new_groups == [] and r.grown_groups == [older]
     assert merged.updated_run == r.run_id and after[("1", "3")].updated_run < r.run_id
+
+
+def test_a_group_that_only_loses_a_member_is_counted_as_shrunk_not_grown(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(OTHER, OTHER, OTHER), {}))
+    cfg = cfg_for(src, f"sqlite:///{tmp_path / 's.db'}")
+    run_full(cfg)
+    store = open_store(cfg.store_url)
+    (gid,) = [g.id for g in store.groups("petitions")]
+    store.close()
+    update(src, 3, content=BASE, updated_at=dt.datetime(2025, 1, 1))  # row 3 leaves the group
+    r = run_incremental(cfg)
+    assert memberships(cfg) == [["1", "2"]]
+    assert r.shrunk_groups == [gid] and r.grown_groups == [] and r.summary()["shrunk_groups"] == 1
 
 
 def test_changed_settings_refuse_incremental(tmp_path):

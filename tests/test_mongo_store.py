@@ -16,14 +16,17 @@ import mongomock
 import numpy as np
 import pytest
 from bson.int64 import Int64
+from helpers import block_entries
 from mongo_fixtures import MOCK_URL, mongo_live_url, mongo_opener  # noqa: F401  (fixture)
 from pymongo.errors import DuplicateKeyError, OperationFailure
 
 import dedup.store.mongo as mongo_module
-from dedup.blocks import BlockLayout
+import dedup.store.mongo_blocks as mongo_blocks
+import dedup.store.mongo_docs as mongo_docs
+from dedup.index.blocks import BlockLayout
 from dedup.errors import ConfigError, StoreError
-from dedup.fingerprint import to_signed
-from dedup.groups import Group, Pair
+from dedup.store.model import to_signed
+from dedup.index.groups import Group, Pair
 from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, TermCounts, migrate_store, open_store
 from dedup.store import mongo_migrate
 from dedup.store.mongo import MongoStore
@@ -56,7 +59,7 @@ def full_snapshot(run_id, keys, fps, groups=(), skipped=(), table="petitions", s
     return TableSnapshot(table, run_id, list(keys), np.array(fps, dtype=np.uint64), list(groups), list(skipped),
                          VERSION, {"type": "int", "value": 1, "key": "1"},
                          None if sketches is None else np.array(sketches, dtype=np.uint64).reshape(-1, 3),
-                         None if terms is None else terms_of(terms))
+                         None if terms is None else terms_of(terms), block_entries(LAYOUT, keys, fps))
 
 
 def full(store, keys, fps, groups=(), skipped=(), table="petitions", sketches=None, terms=None):
@@ -68,10 +71,11 @@ def full(store, keys, fps, groups=(), skipped=(), table="petitions", sketches=No
 def changes(run_id, remove=(), old=None, add=None, skipped=(), delete_groups=(), upsert_groups=(), sketches=None):
     """``sketches``: {key: (w1, w2, w3)} for every added key, or None."""
     old, add = old or {}, add or {}
-    names = sorted({n for k in remove if k in old for n in LAYOUT.names(old[k])})
+    gone = [k for k in remove if k in old]
     add_sketches = None if sketches is None else np.array([sketches[k] for k in add], dtype=np.uint64).reshape(-1, 3)
-    return TableChanges("petitions", run_id, list(remove), names, list(add), np.array(list(add.values()), dtype=np.uint64),
-                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, None, add_sketches)
+    return TableChanges("petitions", run_id, list(remove), block_entries(LAYOUT, gone, [old[k] for k in gone]),
+                        list(add), np.array(list(add.values()), dtype=np.uint64), list(skipped), list(delete_groups),
+                        list(upsert_groups), VERSION, None, add_sketches, block_entries(LAYOUT, add, add.values()))
 
 
 def check_buckets(db, cap):
@@ -79,7 +83,7 @@ def check_buckets(db, cap):
     seen: dict = {}
     for doc in db[BLOCKS].find():
         assert 0 < doc["count"] == len(doc["info"]) <= cap
-        assert doc["bytes"] == sum(mongo_module._ENTRY_BYTES + len(e["textname"].encode()) for e in doc["info"])
+        assert doc["bytes"] == sum(mongo_blocks.entry_bytes(e["textname"]) for e in doc["info"])
         for e in doc["info"]:
             assert (doc["blockName"], e["textname"]) not in seen, f"{e['textname']} twice in {doc['blockName']}"
             seen[(doc["blockName"], e["textname"])] = doc["seq"]
@@ -189,7 +193,7 @@ def test_a_hot_block_spans_continuation_documents(opener):
 
 
 def test_a_bucket_is_also_capped_by_size(opener, monkeypatch):
-    monkeypatch.setattr(mongo_module, "MAX_BUCKET_BYTES", 200)
+    monkeypatch.setattr(mongo_blocks, "MAX_BUCKET_BYTES", 200)
     store = opener(bucket_size=1000)
     keys = [f"{i:040d}" for i in range(7)]  # 88 bytes an entry: two to a document
     full(store, keys, [9] * 7)
@@ -236,7 +240,7 @@ def test_reads_of_many_blocks_keys_and_groups_are_chunked(store, monkeypatch):
     names = [f"{p}:{v:04x}" for p in range(4) for v in range(1250)]  # 5,000 block names
     got = store.block_entries("petitions", names)
     assert got[LAYOUT.names(1)[0]] == [(1, "1")]
-    assert spy.count("find", BLOCKS) == math.ceil(5000 / mongo_module.NAMES_CHUNK) and spy.count("find_one") == 0
+    assert spy.count("find", BLOCKS) == math.ceil(5000 / mongo_blocks.NAMES_CHUNK) and spy.count("find_one") == 0
     keys = [str(i) for i in range(12000)]
     assert store.fingerprints("petitions", keys) == {"1": 1, "2": 1 << 63}
     assert spy.count("find", "fingerprints") == math.ceil(12000 / mongo_module.KEYS_CHUNK)
@@ -277,7 +281,7 @@ def few_blocks(rng, n):
 
 
 def test_writes_are_bulk(store, monkeypatch):
-    monkeypatch.setattr(mongo_module, "OPS_CHUNK", 100)
+    monkeypatch.setattr(mongo_blocks, "OPS_CHUNK", 100)
     n = 600
     rng = np.random.default_rng(7)
     fps = few_blocks(rng, n)
@@ -503,7 +507,7 @@ def test_open_store_opens_mongodb_urls(monkeypatch):
     monkeypatch.setattr(mongo_module, "MongoClient", client)
     store = open_store("mongodb://h:27017/dedup", bucket_size=7)
     assert isinstance(store, MongoStore) and store.bucket_size == 7 and store.db.name == "dedup"
-    assert made[-1][1]["serverSelectionTimeoutMS"] == mongo_module.DEFAULT_TIMEOUT_MS
+    assert made[-1][1]["serverSelectionTimeoutMS"] == mongo_docs.DEFAULT_TIMEOUT_MS
     store.close()
     store = open_store("mongodb+srv://u:pw@cluster.example/other?serverSelectionTimeoutMS=100")
     assert store.db.name == "other" and "serverSelectionTimeoutMS" not in made[-1][1]
@@ -589,12 +593,14 @@ def test_a_version_1_store_gets_term_counts_keeping_its_data(mocked_server):
 
 
 def test_the_steps_ship_with_the_package():
-    from dedup.store.sql_migrate import migrations_dir
+    """The steps are found as package data (dedup._migrations), wherever dedup is installed."""
+    from importlib import resources
 
-    assert (migrations_dir() / "mongo" / "steps.py").is_file()
-    assert (migrations_dir() / "mongo" / "__init__.py").is_file()
-    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
-    assert '"dedup._migrations.mongo"' in pyproject
+    steps = resources.files("dedup._migrations").joinpath("mongo", "steps.py")
+    assert steps.is_file()
+    assert mongo_migrate.steps_module().__name__ == mongo_migrate.STEPS_MODULE
+    assert mongo_migrate.head_version() == max(v for v, _, _ in mongo_migrate.steps_module().STEPS)
+
 
 
 def test_injected_client_is_left_open():

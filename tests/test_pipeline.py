@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from dedup.candidates import brute_force_pairs
+from dedup.index.candidates import brute_force_pairs
 from dedup.config import parse_config
 from dedup.errors import ConfigError
-from dedup.groups import UnionFind
-from dedup.normalize import key_sort
-from dedup.pipeline import run_full
+from dedup.index.groups import UnionFind
+from dedup.index.keys import key_sort
+from dedup.runs.full import run_full
 from dedup.sample import generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import config_for, make_table, petition

@@ -9,14 +9,14 @@ from click.testing import CliRunner
 
 from dedup.cli import main
 from dedup.config import FieldSpec
-from dedup.evaluate import pair_quality
-from dedup.verify import SketchVerifier
-from dedup.features import Featurizer
-from dedup.fingerprint import HashedFeatures
-from dedup.groups import row_pairs
+from dedup.eval.metrics import pair_quality
+from dedup.index.verify import SketchVerifier
+from dedup.text.features import Featurizer
+from dedup.index.fingerprint import HashedFeatures
+from dedup.index.pairs import row_pairs
 from dedup.sample import generate_petitions, write_sample_db, write_truth_csv
-from dedup.segment import Segmenter
-from dedup.terms import TermModel
+from dedup.text.segment import Segmenter
+from dedup.text.terms import TermModel
 
 
 def test_chars_fields_turn_one_typo_into_a_few_changed_features():
@@ -32,14 +32,14 @@ def test_chars_fields_turn_one_typo_into_a_few_changed_features():
 
 def test_term_counts_are_document_frequencies_and_unseen_terms_weigh_as_rare():
     rows = [{"a": 1.0, "b": 2.0}, {"a": 3.0}, {"a": 1.0, "c": 1.0, "x\x1fwhole": 2.0}]
-    feats = HashedFeatures.of(rows)
+    feats = HashedFeatures.of(rows, terms=[[True, True], [True], [True, True, False]])
     model = TermModel.learn(feats)
     assert model.documents == 3
     h = HashedFeatures.of([{"a": 1, "b": 1, "c": 1, "never": 1}]).hashes
     idf = model.idf(h)
     assert idf[0] < idf[1] == idf[2] == idf[3]  # a in 3 rows; b, c in one; unseen counts as one
-    stored = model.stored()
-    assert stored.hashes.tolist() == [h[0]] and stored.counts.tolist() == [3]  # only terms in 2+ rows
+    hashes, counts = model.kept()
+    assert hashes.tolist() == [h[0]] and counts.tolist() == [3]  # only terms in 2+ rows
     weights = model.weigh(feats)
     assert weights[-1] == 2.0  # a whole value is never IDF-weighted
 
@@ -50,7 +50,7 @@ def test_verification_drops_candidates_whose_sketches_differ():
                         dtype=np.uint64)
     near = lambda fps: (np.array([0, 0, 1]), np.array([1, 2, 2]), np.array([1, 1, 2]))  # noqa: E731
     assert {(p.a, p.b) for p in row_pairs(["1", "2", "3"], sketches, near)} == {("1", "2"), ("1", "3"), ("2", "3")}
-    kept = row_pairs(["1", "2", "3"], sketches, near, verify=SketchVerifier(10))
+    kept = row_pairs(["1", "2", "3"], sketches, near, verify=SketchVerifier(0.85, 256))  # 0.85 over 256 bits: at most 44 bits apart
     assert {(p.a, p.b) for p in kept} == {("1", "2")}
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from dedup.config import parse_config
 from dedup.errors import ConfigError, SourceError
-from dedup.source import Source, watermark_from_json, watermark_to_json
+from dedup.db.source import Source
+from dedup.db.watermark import watermark_from_json, watermark_to_json
 from helpers import make_table
 
 LONG = "这是一段很长的信访内容，" * 2000  # ~24k characters

@@ -6,11 +6,12 @@ import time
 import numpy as np
 import pytest
 import sqlalchemy as sa
+from helpers import block_entries
 from mongo_fixtures import mongo_live_url, mongo_opener  # noqa: F401  (fixture)
 
-from dedup.blocks import BlockLayout
+from dedup.index.blocks import BlockLayout
 from dedup.errors import LockedError, StoreError
-from dedup.groups import Group, Pair
+from dedup.index.groups import Group, Pair
 from dedup.store import RunRecord, Skipped, TableChanges, TableSnapshot, TermCounts, open_store
 
 EDGE_FPS = [0, 1, (1 << 63) - 1, 1 << 63, (1 << 63) + 5, (1 << 64) - 1]  # across the signed boundary
@@ -65,7 +66,8 @@ def snapshot(run_id, table="petitions", keys=None, fps=None, groups=None, skippe
         sketches = np.array(sketches, dtype=np.uint64).reshape(-1, 3)
     if isinstance(terms, dict):
         terms = term_counts_of(terms)
-    return TableSnapshot(table, run_id, keys, fps, groups, skipped, VERSION, watermark, sketches, terms)
+    return TableSnapshot(table, run_id, keys, fps, groups, skipped, VERSION, watermark, sketches, terms,
+                         block_entries(LAYOUT, keys, fps))
 
 
 def full_run(store, table="petitions", **kw) -> int:
@@ -82,13 +84,14 @@ def changes(run_id, remove=(), add=(), skipped=(), delete_groups=(), upsert_grou
     """TableChanges removing ``remove`` (their old fingerprints from ``old``) and adding ``add`` {key: fp};
     ``sketches`` {key: (w1, w2, w3)} for every added key, or None."""
     old = old or {}
-    names = sorted({n for k in remove if k in old for n in LAYOUT.names(old[k])})
+    gone = [k for k in remove if k in old]
     add = dict(add)
     add_sketches = None
     if sketches is not None:
         add_sketches = np.array([sketches[k] for k in add], dtype=np.uint64).reshape(-1, 3)
-    return TableChanges(table, run_id, list(remove), names, list(add), np.array(list(add.values()), dtype=np.uint64),
-                        list(skipped), list(delete_groups), list(upsert_groups), VERSION, watermark, add_sketches)
+    return TableChanges(table, run_id, list(remove), block_entries(LAYOUT, gone, [old[k] for k in gone]), list(add),
+                        np.array(list(add.values()), dtype=np.uint64), list(skipped), list(delete_groups),
+                        list(upsert_groups), VERSION, watermark, add_sketches, block_entries(LAYOUT, add, add.values()))
 
 
 def all_blocks(store, fps, table="petitions"):

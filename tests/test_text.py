@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import dedup.segment as segment
+import dedup.text.segment as segment
 from dedup.config import FieldSpec
-from dedup.features import Featurizer
-from dedup.normalize import key_sort, normalize_short, normalize_text, value_to_text
-from dedup.segment import Segmenter, load_stopwords
+from dedup.text.features import Featurizer
+from dedup.index.keys import key_sort
+from dedup.text.normalize import normalize_short, normalize_text, value_to_text
+from dedup.text.segment import Segmenter, load_stopwords
 
 
 @pytest.mark.parametrize("raw, text, short", [

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..masking import mask_secrets
+from ..db.masking import mask_secrets
 from .base import Store
-from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState, TermCounts
+from .model import BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, TermCounts
 
-__all__ = ["open_store", "Store", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState",
+__all__ = ["open_store", "Store", "BlockEntries", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState",
            "TermCounts"]
 
 
@@ -26,7 +26,7 @@ def migrate_store(url: str) -> str:
     if _is_mongo(url):
         return _migrate_mongo(url)
     from ..errors import StoreError
-    from ..source import first_line
+    from ..db.engine import first_line
     from .sql import SqlStore
     from .sql_migrate import upgrade
 

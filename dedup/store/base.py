@@ -14,7 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..groups import Group
+from ..index.groups import Group
 from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import StoreError
-from ..groups import Group
+from ..index.groups import Group
 
 SKETCH_WORDS = 3  # unsigned 64-bit words of a sketch beside the fingerprint (256 SimHash bits in all)
 
@@ -43,6 +43,33 @@ class TermCounts:
 
 
 @dataclass
+class BlockEntries:
+    """Block entries, one per (block, row): entry i files row ``keys[i]``, whose fingerprint is
+    ``fingerprints[i]``, under the block named ``names[i]``. The pipeline names the blocks; a store
+    keeps what it is given and never works a name out itself."""
+
+    names: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    fingerprints: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))  # uint64, aligned
+
+    def __post_init__(self) -> None:
+        self.fingerprints = np.asarray(self.fingerprints, dtype=np.uint64).reshape(-1)
+        if not len(self.names) == len(self.keys) == len(self.fingerprints):
+            raise StoreError(f"block entries: {len(self.names)} names, {len(self.keys)} keys and "
+                             f"{len(self.fingerprints)} fingerprints; nothing was written")
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def by_name(self) -> dict[str, list[tuple[str, int]]]:
+        """Block name -> [(row key, fingerprint as the signed 64-bit int with the same bits)]."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for name, key, fp in zip(self.names, self.keys, self.fingerprints.view(np.int64).tolist()):
+            out.setdefault(name, []).append((key, fp))
+        return out
+
+
+@dataclass
 class TableSnapshot:
     """Everything one full run produced for one table; a store replaces the table's contents with it.
 
@@ -59,16 +86,18 @@ class TableSnapshot:
     watermark: dict | None  # {"type", "value", "key"} of the last row read, or None
     sketches: np.ndarray | None = None  # (len(keys), 3) uint64: sketch words after the fingerprint
     terms: TermCounts | None = None
+    blocks: BlockEntries = field(default_factory=BlockEntries)  # every row's block entries
 
 
 @dataclass
 class TableChanges:
     """One incremental run's changes to a table, applied by a store in this order:
 
-    1. ``remove_keys``: their fingerprints (sketches with them), block entries (looked for in
-       ``remove_block_names``) and skipped records go;
-    2. ``add_keys``/``add_fingerprints`` (with ``add_sketches``, if any): fingerprints, sketches and
-       block entries are added;
+    1. ``remove_keys``: their fingerprints (sketches with them) and skipped records go, and so do
+       the block entries ``remove_blocks`` (the old entries of those rows) and ``add_blocks``
+       (so that a repeat never doubles them);
+    2. ``add_keys``/``add_fingerprints`` (with ``add_sketches``, if any): fingerprints and sketches
+       are added, and the entries of ``add_blocks``;
     3. ``skipped`` rows are recorded;
     4. groups in ``delete_groups`` go, groups in ``upsert_groups`` are written whole (members,
        distances, pairs, runs, merged_from) replacing any stored group of the same id;
@@ -83,7 +112,7 @@ class TableChanges:
     table: str
     run_id: int
     remove_keys: list[str]
-    remove_block_names: list[str]
+    remove_blocks: BlockEntries
     add_keys: list[str]
     add_fingerprints: np.ndarray
     skipped: list[Skipped]
@@ -92,6 +121,7 @@ class TableChanges:
     version: dict
     watermark: dict | None
     add_sketches: np.ndarray | None = None  # (len(add_keys), 3) uint64
+    add_blocks: BlockEntries = field(default_factory=BlockEntries)
 
 
 @dataclass
@@ -142,3 +172,14 @@ def signed_hashes(hashes) -> list[int]:
     else:
         values = [v - (1 << 64) if v >= 1 << 63 else v for v in map(int, hashes)]
     return list(dict.fromkeys(values))
+
+
+def to_signed(value: int) -> int:
+    """The signed 64-bit integer with the same bits (BSON and SQL BIGINT have no unsigned type)."""
+    value = int(value)
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def to_unsigned(value: int) -> int:
+    value = int(value)
+    return value + (1 << 64) if value < 0 else value

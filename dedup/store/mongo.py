@@ -10,38 +10,29 @@ run is repaired by running it again, an interrupted incremental one by applying 
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
-import json
-import re
-from collections import defaultdict
+from datetime import timedelta
 from collections.abc import Sequence
-from urllib.parse import unquote, urlsplit
 
 import numpy as np
 from bson.errors import BSONError
 from bson.int64 import Int64
-from pymongo import DeleteOne, InsertOne, MongoClient, ReplaceOne, ReturnDocument, UpdateOne
+from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
 from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
 
-from ..blocks import BlockLayout, layout_of
+from ..db.masking import mask_secrets
 from ..errors import ConfigError, LockedError, StoreError
-from ..fingerprint import to_signed, to_unsigned
-from ..groups import Group, Pair
-from ..masking import mask_secrets
-from ..normalize import key_sort
+from ..index.groups import Group
+from ..index.keys import key_sort
 from . import mongo_migrate
 from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
-                    signed_hashes)
+                    signed_hashes, to_signed, to_unsigned)
+from .mongo_blocks import NAMES_CHUNK, BlockDocuments
+from .mongo_docs import (blocks_name, chunks, client_options, database_name, describe, fingerprint_doc, group_doc,
+                         group_of, now, plain, skipped_doc, unique, utc)
 
-NAMES_CHUNK = 1000  # block names per find({"blockName": {"$in": ...}})
 KEYS_CHUNK = 5000  # row keys or group ids per $in
 TERMS_CHUNK = 5000  # term hashes per find({"h": {"$in": ...}})
-OPS_CHUNK = 1000  # operations per bulk_write
-MAX_BUCKET_BYTES = 8 << 20  # a block document is full at this size whatever bucket_size says
-_BULK_BYTES = 32 << 20  # estimated bytes of pending operations that trigger a bulk_write
-_ENTRY_BYTES = 48  # BSON size of one info entry besides its key's UTF-8 bytes
-DEFAULT_TIMEOUT_MS = 5000
 
 
 def _guarded(fn):
@@ -55,7 +46,7 @@ def _guarded(fn):
     return wrapper
 
 
-class MongoStore:
+class MongoStore(BlockDocuments):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:
@@ -99,14 +90,14 @@ class MongoStore:
             {"_id": "run_id"}, {"$inc": {"value": 1}}, upsert=True, return_document=ReturnDocument.AFTER)
         run.id = int(counter["value"])
         self.db.runs.insert_one({
-            "_id": run.id, "table": run.table, "kind": run.kind, "started_at": _utc(run.started_at),
-            "finished_at": _utc(run.finished_at), "status": run.status, "summary": _plain(run.summary)})
+            "_id": run.id, "table": run.table, "kind": run.kind, "started_at": utc(run.started_at),
+            "finished_at": utc(run.finished_at), "status": run.status, "summary": plain(run.summary)})
         return run.id
 
     @_guarded
     def finish_run(self, run_id: int, status: str, summary: dict) -> None:
         self.db.runs.update_one({"_id": int(run_id)}, {"$set": {
-            "finished_at": _now(), "status": status, "summary": _plain(summary)}})
+            "finished_at": now(), "status": status, "summary": plain(summary)}})
 
     @_guarded
     def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
@@ -119,18 +110,18 @@ class MongoStore:
         """One atomic find_one_and_update; its upsert fails on a document locked by someone else."""
         holders = [owner] if steal_from is None else [owner, steal_from]
         for _attempt in range(3):  # a lock released between the update and the read is tried again
-            now = _now()
+            at = now()
             try:
                 self.db.tables.find_one_and_update(
-                    {"_id": table, "$or": [{"lock_owner": None}, {"lock_expires": {"$lte": now}},
+                    {"_id": table, "$or": [{"lock_owner": None}, {"lock_expires": {"$lte": at}},
                                            {"lock_owner": {"$in": holders}}]},
-                    {"$set": {"lock_owner": owner, "lock_expires": now + _dt.timedelta(seconds=ttl_seconds)}},
+                    {"$set": {"lock_owner": owner, "lock_expires": at + timedelta(seconds=ttl_seconds)}},
                     upsert=True)
                 return
             except DuplicateKeyError:
                 held = self.db.tables.find_one({"_id": table}) or {}
             holder, expires = held.get("lock_owner"), held.get("lock_expires")
-            if holder is not None and (expires is None or expires > now):
+            if holder is not None and (expires is None or expires > at):
                 until = f" until {expires:%Y-%m-%d %H:%M:%S} UTC" if expires else ""
                 raise LockedError(f"table {table!r} is locked by another run ({holder}){until}; try again later",
                                   owner=holder)
@@ -156,7 +147,7 @@ class MongoStore:
             docs = self.db.fingerprints.find({"table": table}, projection)
             return {d["key"]: to_unsigned(d["fp"]) for d in docs}
         out: dict[str, int] = {}
-        for chunk in _chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+        for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
             for d in self.db.fingerprints.find({"table": table, "key": {"$in": chunk}}, projection):
                 out[d["key"]] = to_unsigned(d["fp"])
         return out
@@ -164,7 +155,7 @@ class MongoStore:
     @_guarded
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
         out: dict[str, tuple[int, int, int]] = {}
-        for chunk in _chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+        for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
             for d in self.db.fingerprints.find({"table": table, "key": {"$in": chunk}, "sketch": {"$exists": True}},
                                                {"_id": 0, "key": 1, "sketch": 1}):
                 if d.get("sketch"):
@@ -175,7 +166,7 @@ class MongoStore:
     @_guarded
     def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
         out: dict[int, int] = {}
-        for chunk in _chunks(signed_hashes(hashes), TERMS_CHUNK):
+        for chunk in chunks(signed_hashes(hashes), TERMS_CHUNK):
             for d in self.db.terms.find({"table": table, "h": {"$in": [Int64(h) for h in chunk]}},
                                         {"_id": 0, "h": 1, "n": 1}):
                 out[to_unsigned(d["h"])] = int(d["n"])
@@ -183,9 +174,9 @@ class MongoStore:
 
     @_guarded
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
-        blocks = self.db[_blocks_name(table)]
+        blocks = self.db[blocks_name(table)]
         docs: list[dict] = []
-        for chunk in _chunks(list(dict.fromkeys(block_names)), NAMES_CHUNK):
+        for chunk in chunks(list(dict.fromkeys(block_names)), NAMES_CHUNK):
             docs.extend(blocks.find({"blockName": {"$in": chunk}}, {"_id": 0, "blockName": 1, "seq": 1, "info": 1}))
         out: dict[str, list[tuple[int, str]]] = {}
         for d in sorted(docs, key=lambda d: (d["blockName"], d["seq"])):
@@ -200,14 +191,14 @@ class MongoStore:
             docs = list(self.db.groups.find({"table": table}))
         else:
             docs = []
-            for chunk in _chunks(sorted({int(i) for i in ids}), KEYS_CHUNK):
+            for chunk in chunks(sorted({int(i) for i in ids}), KEYS_CHUNK):
                 docs.extend(self.db.groups.find({"table": table, "group_id": {"$in": chunk}}))
-        return [_group_of(d) for d in sorted(docs, key=lambda d: d["group_id"])]
+        return [group_of(d) for d in sorted(docs, key=lambda d: d["group_id"])]
 
     @_guarded
     def group_ids_of(self, table: str, keys: list[str]) -> dict[str, int]:
         out: dict[str, int] = {}
-        for chunk in _chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+        for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
             wanted = set(chunk)
             for d in self.db.groups.find({"table": table, "members.key": {"$in": chunk}},
                                          {"_id": 0, "group_id": 1, "members.key": 1}):
@@ -234,17 +225,16 @@ class MongoStore:
         fps = np.asarray(snap.fingerprints, dtype=np.uint64)
         if len(keys) != len(fps):
             raise StoreError(f"table {t!r}: {len(keys)} keys but {len(fps)} fingerprints")
-        _unique(t, "row key", keys)
-        _unique(t, "skipped row key", [s.key for s in snap.skipped])
-        _unique(t, "group id", [g.id for g in snap.groups])
+        unique(t, "row key", keys)
+        unique(t, "skipped row key", [s.key for s in snap.skipped])
+        unique(t, "group id", [g.id for g in snap.groups])
         sketches = checked_sketches(t, len(keys), snap.sketches)
         term_hashes, term_counts = checked_terms(t, snap.terms)
-        layout = layout_of(snap.version)
-        live = _blocks_name(t)
+        live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
         self.db.drop_collection(tmp)  # a crashed attempt of this run
         mongo_migrate.steps_module().block_indexes(self.db[tmp])
-        self._bulk(self.db[tmp], self._block_docs(layout, keys, fps))
+        self._bulk(self.db[tmp], self._block_docs(snap.blocks))
         self.db[tmp].rename(live, dropTarget=True)
         self._indexed.add(live)
         for name in self.db.list_collection_names():  # crashed attempts of other runs
@@ -255,11 +245,11 @@ class MongoStore:
         words = sketches.view(np.int64).tolist() if sketches is not None else [None] * len(keys)
         self.db.fingerprints.delete_many({"table": t})
         self._bulk(self.db.fingerprints, (
-            (InsertOne(_fingerprint_doc(t, k, s, w)), 96) for k, s, w in zip(keys, signed, words)))
+            (InsertOne(fingerprint_doc(t, k, s, w)), 96) for k, s, w in zip(keys, signed, words)))
         self.db.groups.delete_many({"table": t})
-        self._bulk(self.db.groups, ((InsertOne(_group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
+        self._bulk(self.db.groups, ((InsertOne(group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
         self.db.skipped.delete_many({"table": t})
-        self._bulk(self.db.skipped, ((InsertOne(_skipped_doc(t, s)), 256) for s in snap.skipped))
+        self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s)), 256) for s in snap.skipped))
         self.db.terms.delete_many({"table": t})
         self._bulk(self.db.terms, (
             (InsertOne({"table": t, "h": Int64(h), "n": n}), 48)
@@ -273,46 +263,41 @@ class MongoStore:
         fps = [int(v) for v in ch.add_fingerprints]
         if len(ch.add_keys) != len(fps):
             raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(fps)} fingerprints to add")
-        _unique(t, "added row key", ch.add_keys)
+        unique(t, "added row key", ch.add_keys)
         sketches = checked_sketches(t, len(fps), ch.add_sketches)
         words = sketches.view(np.int64).tolist() if sketches is not None else [None] * len(fps)
-        layout = layout_of(ch.version)
         blocks = self._blocks(t)
         # 1. removed rows (and rows about to be added or skipped, so that a repeat never doubles them)
         gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
-        for chunk in _chunks(gone, KEYS_CHUNK):
+        for chunk in chunks(gone, KEYS_CHUNK):
             self.db.fingerprints.delete_many({"table": t, "key": {"$in": chunk}})
             self.db.skipped.delete_many({"table": t, "key": {"$in": chunk}})
-        added: dict[str, list[tuple[str, int]]] = defaultdict(list)  # block name -> [(key, signed fp)]
-        for k, fp, names in zip(ch.add_keys, fps, layout.names_of(np.asarray(fps, dtype=np.uint64))):
-            for name in names:
-                added[name].append((k, to_signed(fp)))
-        # a row's old entries are in remove_block_names; an added row's entries only in its new blocks
-        base = set(ch.remove_keys) | {s.key for s in ch.skipped}
-        pull = {name: base for name in ch.remove_block_names}
-        for name, entries in added.items():
-            pull[name] = base | {k for k, _ in entries}
+        # the old entries go, and the new ones too, should a repeat find them already there
+        added = ch.add_blocks.by_name()  # block name -> [(key, signed fp)]
+        pull: dict[str, set[str]] = {}
+        for name, key in [*zip(ch.remove_blocks.names, ch.remove_blocks.keys), *zip(ch.add_blocks.names, ch.add_blocks.keys)]:
+            pull.setdefault(name, set()).add(key)
         self._pull(blocks, pull)
         # 2. added rows (whole documents: a row added again without a sketch keeps no old one)
         self._bulk(self.db.fingerprints, (
-            (ReplaceOne({"table": t, "key": k}, _fingerprint_doc(t, k, to_signed(fp), w), upsert=True), 96)
+            (ReplaceOne({"table": t, "key": k}, fingerprint_doc(t, k, to_signed(fp), w), upsert=True), 96)
             for k, fp, w in zip(ch.add_keys, fps, words)))
         self._push(blocks, added)
         # 3. skipped rows
         self._bulk(self.db.skipped, (
-            (ReplaceOne({"table": t, "key": s.key}, _skipped_doc(t, s), upsert=True), 256) for s in ch.skipped))
+            (ReplaceOne({"table": t, "key": s.key}, skipped_doc(t, s), upsert=True), 256) for s in ch.skipped))
         # 4. groups
-        for chunk in _chunks(sorted({int(i) for i in ch.delete_groups}), KEYS_CHUNK):
+        for chunk in chunks(sorted({int(i) for i in ch.delete_groups}), KEYS_CHUNK):
             self.db.groups.delete_many({"table": t, "group_id": {"$in": chunk}})
         self._bulk(self.db.groups, (
-            (ReplaceOne({"table": t, "group_id": int(g.id)}, _group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
+            (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
             for g in ch.upsert_groups))
         # 5. state, last
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 
     # -- helpers -------------------------------------------------------------------------------
     def _blocks(self, table: str):
-        name = _blocks_name(table)
+        name = blocks_name(table)
         if name not in self._indexed:
             mongo_migrate.steps_module().block_indexes(self.db[name])
             self._indexed.add(name)
@@ -322,193 +307,6 @@ class MongoStore:
         """Version, watermark and the largest group id; the lock fields are left alone."""
         top = max((int(g.id) for g in groups), default=0)
         self.db.tables.update_one({"_id": table}, {
-            "$set": {"version": _plain(version), "watermark": _plain(watermark), "updated_at": _now()},
+            "$set": {"version": plain(version), "watermark": plain(watermark), "updated_at": now()},
             "$max": {"max_group_id": top}}, upsert=True)
 
-    def _bulk(self, coll, ops) -> None:
-        """bulk_write ``(operation, estimated bytes)`` pairs, unordered, in bounded chunks."""
-        pending: list = []
-        size = 0
-        for op, nbytes in ops:
-            pending.append(op)
-            size += nbytes
-            if len(pending) >= OPS_CHUNK or size >= _BULK_BYTES:
-                coll.bulk_write(pending, ordered=False)
-                pending, size = [], 0
-        if pending:
-            coll.bulk_write(pending, ordered=False)
-
-    def _bucket_docs(self, name: str, seq: int, entries: list[tuple[dict, int]]):
-        """Insert operations holding ``entries`` in documents seq, seq+1, ... none over the caps."""
-        start = 0
-        while start < len(entries):
-            end, nbytes = start, 0
-            while end < len(entries) and end - start < self.bucket_size and (
-                    end == start or nbytes + entries[end][1] <= MAX_BUCKET_BYTES):
-                nbytes += entries[end][1]
-                end += 1
-            doc = {"blockName": name, "seq": seq, "count": end - start, "bytes": nbytes,
-                   "info": [e for e, _ in entries[start:end]]}
-            yield InsertOne(doc), nbytes
-            seq, start = seq + 1, end
-
-    def _block_docs(self, layout: BlockLayout, keys: list[str], fps: np.ndarray):
-        """Every block of a full run, built by sorting block values (no per-row queries)."""
-        signed = fps.view(np.int64).tolist()
-        values = layout.values(fps)
-        sizes = [_ENTRY_BYTES + len(k.encode("utf-8")) for k in keys]
-        for t in range(len(layout.tables)):
-            col = values[:, t]
-            order = np.argsort(col, kind="stable")
-            ordered = col[order]
-            bounds = np.flatnonzero(np.diff(ordered)) + 1
-            starts, ends = np.concatenate(([0], bounds)), np.concatenate((bounds, [len(ordered)]))
-            for s, e in zip(starts.tolist(), ends.tolist()):
-                if s == e or not layout.indexed(int(ordered[s])):
-                    continue
-                name = layout.table_name(t, int(ordered[s]))
-                rows = order[s:e].tolist()
-                yield from self._bucket_docs(name, 0, [
-                    ({"hashcode": Int64(signed[i]), "textname": keys[i]}, sizes[i]) for i in rows])
-
-    def _pull(self, blocks, pull: dict[str, set[str]]) -> None:
-        """Take the keys out of the named blocks, keeping each document's count and bytes exact."""
-        names = list(pull)
-        for chunk in _chunks(names, NAMES_CHUNK):
-            keys = sorted(set().union(*(pull[n] for n in chunk)))
-            if not keys:
-                continue
-            ops = []
-            for doc in blocks.find({"blockName": {"$in": chunk}, "info.textname": {"$in": keys}},
-                                   {"blockName": 1, "info.textname": 1}):
-                wanted = pull[doc["blockName"]]
-                drop = [e["textname"] for e in doc["info"] if e["textname"] in wanted]
-                if not drop:
-                    continue
-                if len(drop) == len(doc["info"]):
-                    ops.append((DeleteOne({"_id": doc["_id"]}), 0))
-                else:
-                    freed = sum(_ENTRY_BYTES + len(k.encode("utf-8")) for k in drop)
-                    ops.append((UpdateOne({"_id": doc["_id"]}, {
-                        "$pull": {"info": {"textname": {"$in": sorted(set(drop))}}},
-                        "$inc": {"count": -len(drop), "bytes": -freed}}), 0))
-            self._bulk(blocks, ops)
-
-    def _push(self, blocks, added: dict[str, list[tuple[str, int]]]) -> None:
-        """Append entries to the last document of each block while it has room, then new documents."""
-        for chunk in _chunks(list(added), NAMES_CHUNK):
-            last: dict[str, dict] = {}
-            for doc in blocks.find({"blockName": {"$in": chunk}}, {"blockName": 1, "seq": 1, "count": 1, "bytes": 1}):
-                if doc["blockName"] not in last or doc["seq"] > last[doc["blockName"]]["seq"]:
-                    last[doc["blockName"]] = doc
-            ops = []
-            for name in chunk:
-                entries = [({"hashcode": Int64(s), "textname": k}, _ENTRY_BYTES + len(k.encode("utf-8")))
-                           for k, s in added[name]]
-                doc, seq = last.get(name), 0
-                if doc is not None:
-                    seq = doc["seq"] + 1
-                    count, nbytes, n = doc.get("count", 0), doc.get("bytes", 0), 0
-                    while n < len(entries) and count + n < self.bucket_size and (
-                            nbytes + entries[n][1] <= MAX_BUCKET_BYTES):
-                        nbytes += entries[n][1]
-                        n += 1
-                    if n:
-                        ops.append((UpdateOne({"_id": doc["_id"]}, {
-                            "$push": {"info": {"$each": [e for e, _ in entries[:n]]}},
-                            "$inc": {"count": n, "bytes": nbytes - doc.get("bytes", 0)}}), nbytes))
-                        entries = entries[n:]
-                ops.extend(self._bucket_docs(name, seq, entries))
-            self._bulk(blocks, ops)
-
-
-def database_name(url: str) -> str:
-    try:
-        path = unquote(urlsplit(url).path.lstrip("/"))
-    except ValueError as e:
-        raise ConfigError(f"store.url: cannot use {mask_secrets(url)}: {e}") from None
-    if not path:
-        raise StoreError(f"store {mask_secrets(url)}: name a database in the URL, e.g. mongodb://host:27017/dedup")
-    return path
-
-
-def client_options(url: str) -> dict:
-    """A short server-selection timeout, so a server that is down fails the run at once."""
-    if re.search(r"[?&]serverSelectionTimeoutMS=", url, re.IGNORECASE):
-        return {"appname": "dedup"}
-    return {"appname": "dedup", "serverSelectionTimeoutMS": DEFAULT_TIMEOUT_MS}
-
-
-def describe(e: BaseException) -> str:
-    """The driver's message on one line, without the topology dump, secrets masked."""
-    text = " ".join(str(e).split()) or type(e).__name__
-    for cut in (", Timeout: ", ", full error: ", " (configured timeouts"):
-        text = text.split(cut)[0]
-    return mask_secrets(text[:500])
-
-
-def _blocks_name(table: str) -> str:
-    if not table or "$" in table or "\x00" in table:
-        raise StoreError(f"table name {table!r} cannot name a MongoDB collection")
-    return f"blocks.{table}"
-
-
-def _chunks(items: list, size: int):
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
-
-
-def _unique(table: str, what: str, items) -> None:
-    seen: set = set()
-    for item in items:
-        if item in seen:
-            raise StoreError(f"table {table!r}: {what} {item!r} given twice; nothing was written")
-        seen.add(item)
-
-
-def _fingerprint_doc(table: str, key: str, signed_fp: int, sketch: list[int] | None) -> dict:
-    doc = {"table": table, "key": key, "fp": Int64(signed_fp)}
-    if sketch is not None:
-        doc["sketch"] = [Int64(w) for w in sketch]
-    return doc
-
-
-def _group_doc(table: str, g: Group, run_id: int) -> dict:
-    return {"table": table, "group_id": int(g.id), "size": g.size,
-            "members": [{"key": k, "distance": int(d)} for k, d in zip(g.keys, g.distances)],
-            "pairs": [{"a": p.a, "b": p.b, "distance": int(p.distance)} for p in g.pairs],
-            "created_run": int(g.created_run if g.created_run is not None else run_id),
-            "updated_run": int(g.updated_run if g.updated_run is not None else run_id),
-            "merged_from": [int(i) for i in g.merged_from]}
-
-
-def _group_of(d: dict) -> Group:
-    members = sorted(d["members"], key=lambda m: key_sort(m["key"]))
-    pairs = sorted((Pair(p["a"], p["b"], p["distance"]) for p in d["pairs"]), key=lambda p: (key_sort(p.a), key_sort(p.b)))
-    return Group(int(d["group_id"]), [m["key"] for m in members], [m["distance"] for m in members], pairs,
-                 d.get("created_run"), d.get("updated_run"), list(d.get("merged_from") or []))
-
-
-def _skipped_doc(table: str, s: Skipped) -> dict:
-    return {"table": table, "key": s.key, "reason": s.reason, "detail": (s.detail or "")[:2000]}
-
-
-def _plain(value):
-    """JSON-shaped copy (as the SQL store keeps it), so only BSON-safe values reach a document."""
-    try:
-        return json.loads(json.dumps(value))
-    except (TypeError, ValueError) as e:
-        raise StoreError(f"cannot store {value!r}: {e}") from None
-
-
-def _utc(when: _dt.datetime | None) -> _dt.datetime | None:
-    """Naive UTC at BSON's millisecond precision, so what is read back equals what was stored."""
-    if when is None:
-        return None
-    if when.tzinfo is not None:
-        when = when.astimezone(_dt.timezone.utc).replace(tzinfo=None)
-    return when.replace(microsecond=when.microsecond // 1000 * 1000)
-
-
-def _now() -> _dt.datetime:
-    return _utc(_dt.datetime.now(_dt.timezone.utc))

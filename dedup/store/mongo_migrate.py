@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from types import ModuleType
 
 from ..errors import StoreError
-from .sql_migrate import migrations_dir
 
 META = "dedup_meta"
 _SCHEMA_ID = "schema"
-_steps_module: ModuleType | None = None
+STEPS_MODULE = "dedup._migrations.mongo.steps"  # migrations/mongo/steps.py, installed inside the package
 
 
 def steps_module() -> ModuleType:
-    """The steps, loaded by path: ``migrations/`` is not a package in a checkout."""
-    global _steps_module
-    if _steps_module is None:
-        path = migrations_dir() / "mongo" / "steps.py"
-        if not path.is_file():
-            raise StoreError(f"the MongoDB store's migration steps are missing ({path}): reinstall dedup")
-        spec = importlib.util.spec_from_file_location("dedup_mongo_steps", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _steps_module = module
-    return _steps_module
+    try:
+        return importlib.import_module(STEPS_MODULE)
+    except ImportError as e:
+        raise StoreError(f"the MongoDB store's migration steps are missing ({e}): reinstall dedup") from None
 
 
 def steps() -> list:

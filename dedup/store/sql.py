@@ -15,16 +15,14 @@ import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from ..blocks import BlockLayout, layout_of
+from ..db.engine import first_line, make_engine
+from ..db.masking import mask_secrets
 from ..errors import LockedError, StoreError
-from ..fingerprint import to_signed, to_unsigned
-from ..groups import Group, Pair
-from ..masking import mask_secrets
-from ..normalize import key_sort
-from ..source import first_line, make_engine
+from ..index.groups import Group, Pair
+from ..index.keys import key_sort
 from . import sql_schema as S
-from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
-                    signed_hashes)
+from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches,
+                    checked_terms, signed_hashes, to_signed, to_unsigned)
 from .sql_migrate import ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
@@ -225,8 +223,8 @@ class SqlStore:
             with self.engine.begin() as conn:
                 for tbl in S.PER_TABLE:  # term counts included
                     conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
-                layout = layout_of(snap.version)
-                _add_rows(conn, snap.table, layout, snap.keys, [int(v) for v in snap.fingerprints], sketches)
+                _add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches)
+                _add_blocks(conn, snap.table, snap.blocks)
                 _add_terms(conn, snap.table, term_hashes, term_counts)
                 if len(term_hashes) and conn.dialect.name == "postgresql":
                     # fresh statistics, else PostgreSQL scans the whole table for each lookup until
@@ -240,26 +238,18 @@ class SqlStore:
     def apply_changes(self, ch: TableChanges) -> None:
         def write():
             t = ch.table
-            layout = layout_of(ch.version)
             gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
             f = S.fingerprints.c
             sketches = checked_sketches(t, len(ch.add_keys), ch.add_sketches)
             with self.engine.begin() as conn:  # one transaction: blocks always match fingerprints
+                _remove_blocks(conn, t, ch.remove_blocks)
+                _remove_blocks(conn, t, ch.add_blocks)
                 for start in range(0, len(gone), _CHUNK):
                     chunk = gone[start:start + _CHUNK]
-                    stored = conn.execute(sa.select(f.row_key, f.fingerprint).where(
-                        f.table_name == t, f.row_key.in_(chunk))).all()
-                    # exact primary keys of the old entries: cost follows the batch, not the store
-                    entries = [{"b_t": t, "b_n": name, "b_k": k}
-                               for k, fp in stored for name in layout.names(to_unsigned(fp))]
-                    if entries:
-                        b = S.blocks.c
-                        conn.execute(S.blocks.delete().where(
-                            b.table_name == sa.bindparam("b_t"), b.block_name == sa.bindparam("b_n"),
-                            b.textname == sa.bindparam("b_k")), entries)
                     conn.execute(S.fingerprints.delete().where(f.table_name == t, f.row_key.in_(chunk)))
                     conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
-                _add_rows(conn, t, layout, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches)
+                _add_rows(conn, t, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches)
+                _add_blocks(conn, t, ch.add_blocks)
                 _add_skipped(conn, t, ch.skipped)
                 _drop_groups(conn, t, [*ch.delete_groups, *(g.id for g in ch.upsert_groups)])
                 _add_groups(conn, t, ch.upsert_groups)
@@ -267,19 +257,32 @@ class SqlStore:
         self._guard(write)
 
 
-def _add_rows(conn, table: str, layout: BlockLayout, keys: list[str], fps: list[int],
-              sketches: np.ndarray | None) -> None:
-    """Fingerprint rows (with their sketches, if any) and block entries."""
+def _add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None) -> None:
+    """Fingerprint rows, with their sketches if any."""
     if len(keys) != len(fps):
         raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
     words = sketches.view(np.int64).tolist() if sketches is not None else [(None, None, None)] * len(keys)
     _insert(conn, S.fingerprints, (
         {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "sketch1": w[0], "sketch2": w[1],
          "sketch3": w[2]} for k, fp, w in zip(keys, fps, words)))
-    names = layout.names_of(np.asarray(fps, dtype=np.uint64))
+
+
+def _add_blocks(conn, table: str, entries: BlockEntries) -> None:
     _insert(conn, S.blocks, (
-        {"table_name": table, "block_name": name, "textname": k, "hashcode": to_signed(fp)}
-        for k, fp, row_names in zip(keys, fps, names) for name in row_names))
+        {"table_name": table, "block_name": name, "textname": key, "hashcode": fp}
+        for name, key, fp in zip(entries.names, entries.keys, entries.fingerprints.view(np.int64).tolist())))
+
+
+def _remove_blocks(conn, table: str, entries: BlockEntries) -> None:
+    """Delete block entries by their exact primary keys: the cost follows the batch, not the store."""
+    if not len(entries):
+        return
+    b = S.blocks.c
+    rows = [{"b_t": table, "b_n": name, "b_k": key} for name, key in zip(entries.names, entries.keys)]
+    for start in range(0, len(rows), _CHUNK):
+        conn.execute(S.blocks.delete().where(
+            b.table_name == sa.bindparam("b_t"), b.block_name == sa.bindparam("b_n"),
+            b.textname == sa.bindparam("b_k")), rows[start:start + _CHUNK])
 
 
 def _add_terms(conn, table: str, hashes: np.ndarray, counts: np.ndarray) -> None:

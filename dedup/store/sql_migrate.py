@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config as AlembicConfig
@@ -15,18 +13,14 @@ from ..errors import StoreError
 VERSION_TABLE = "dedup_alembic_version"
 
 
-def migrations_dir() -> Path:
-    """``migrations/`` of a source checkout, else the copy installed inside the package."""
-    here = Path(__file__).resolve().parent  # dedup/store
-    checkout = here.parents[1] / "migrations"
-    if (checkout / "sql" / "env.py").is_file():
-        return checkout
-    return here.parent / "_migrations"
+# The repository keeps migrations/ at the top level; installed (wheel or editable), it is the
+# package dedup._migrations, so Alembic finds the revisions as package data wherever dedup runs.
+SCRIPT_LOCATION = "dedup._migrations:sql"
 
 
 def _alembic_config(connection=None) -> AlembicConfig:
     cfg = AlembicConfig()
-    cfg.set_main_option("script_location", str(migrations_dir() / "sql"))
+    cfg.set_main_option("script_location", SCRIPT_LOCATION)
     cfg.attributes["connection"] = connection
     return cfg
 

@@ -1,11 +1,14 @@
 """The verification stage: which candidate pairs (rows sharing a block) are duplicates.
 
 A row fingerprint's candidates are kept when the cosine similarity estimated from their whole
-sketches, cos(pi * d / bits), is at least ``simhash.min_similarity``. A fields fingerprint's
-candidates share at least one field exactly; they are scored field by field instead: each field's
-similarity is estimated from its own bits of the sketch, a field empty in either row drops out
-(a missing value is not a difference), and the pair is kept when the fields' similarities,
-averaged with the fields' weights, reach ``simhash.min_field_similarity``.
+sketches (dedup.index.similarity) is at least the threshold. A fields fingerprint's candidates
+share at least one field exactly; they are scored field by field instead: each field's similarity
+is estimated from its own bits of the sketch, a field empty in either row drops out (a missing
+value is not a difference), and the pair is kept when the fields' similarities, averaged with the
+fields' weights, reach the threshold.
+
+A verifier is called with the two sides' sketches, (pairs, words) uint64, and returns the keep
+mask; ``scores`` gives the number it compares with its threshold.
 """
 
 from __future__ import annotations
@@ -14,23 +17,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import Config, TableConfig
-from .groups import sketch_distance
-
-
-def at_least(scores: np.ndarray, threshold: float) -> np.ndarray:
-    """scores >= threshold, with a rounding error's slack (a score computed as exactly the threshold passes)."""
-    return scores >= threshold - 1e-12
+from .similarity import at_least, distance_limit, similarity, sketch_distance
 
 
 @dataclass(frozen=True)
 class SketchVerifier:
-    """Keeps pairs whose sketches differ in at most ``limit`` bits."""
+    """Keeps pairs whose estimated similarity over their whole sketches is at least ``threshold``."""
 
-    limit: int
+    threshold: float
+    bits: int
+
+    @property
+    def limit(self) -> int:
+        """The most sketch bits a kept pair may differ in."""
+        return distance_limit(self.threshold, self.bits)
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return sketch_distance(a, b) <= self.limit
+
+    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return similarity(sketch_distance(a, b), self.bits)
 
 
 @dataclass(frozen=True)
@@ -55,17 +61,7 @@ class FieldVerifier:
             m = np.uint64(mask)
             am, bm = a & m, b & m
             both = (am != 0).any(axis=1) & (bm != 0).any(axis=1)
-            bits = int(mask).bit_count() * words
-            sim = np.cos(np.pi * np.bitwise_count(am ^ bm).sum(axis=1) / bits)
+            sim = similarity(np.bitwise_count(am ^ bm).sum(axis=1), int(mask).bit_count() * words)
             total += np.where(both, w * sim, 0.0)
             weight += np.where(both, w, 0.0)
         return np.divide(total, weight, out=np.zeros(len(a)), where=weight > 0)
-
-
-def verifier_for(config: Config, table: TableConfig) -> SketchVerifier | FieldVerifier | None:
-    """The table's verification (None: every candidate within max_distance is a duplicate)."""
-    if table.by_field:
-        masks = config.layout_for(table).block_masks
-        return FieldVerifier(masks, tuple(f.weight for f in table.fields), config.min_field_similarity)
-    limit = config.verify_distance
-    return None if limit is None else SketchVerifier(limit)

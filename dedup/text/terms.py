@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fingerprint import HashedFeatures
-from .store.model import TermCounts
+from ..index.fingerprint import HashedFeatures
 
 
 @dataclass(frozen=True)
@@ -35,10 +34,10 @@ class TermModel:
         hashes = np.fromiter(sorted(found), dtype=np.uint64, count=len(found))
         return cls(documents, hashes, np.fromiter((found[int(h)] for h in hashes), np.int64, len(found)))
 
-    def stored(self) -> TermCounts:
-        """What the store keeps: the terms in two rows or more."""
+    def kept(self) -> tuple[np.ndarray, np.ndarray]:
+        """(hashes, counts) of what the store keeps: the terms in two rows or more."""
         keep = self.counts >= 2
-        return TermCounts(self.hashes[keep], self.counts[keep])
+        return self.hashes[keep], self.counts[keep]
 
     def idf(self, hashes: np.ndarray) -> np.ndarray:
         df = np.ones(hashes.shape[0], dtype=np.int64)

@@ -154,11 +154,3 @@ class BlockLayout:
 def _layout(k: int, m: int) -> BlockLayout:
     base, extra = divmod(BITS, m)
     return BlockLayout(k, tuple(base + 1 if i < extra else base for i in range(m)))
-
-
-def layout_of(version: dict) -> BlockLayout:
-    """The layout a store's fingerprints were indexed with, from their version stamp."""
-    if version.get("fingerprint") == "fields":
-        return BlockLayout.for_fields(len(version["fields"]))
-    k = int(version["max_distance"])
-    return BlockLayout.for_distance(k, int(version.get("blocks", k + 1)))  # stamps before tables: k + 1

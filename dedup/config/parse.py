@@ -1,4 +1,4 @@
-"""Typed configuration: the YAML file becomes these objects, checked whole before any work starts.
+"""The YAML file becomes the typed configuration (dedup.config.model), checked whole before any work starts.
 
 Every problem is collected with its key path (``tables.petitions.fields.title``) and reported
 at once in one ConfigError, so a user fixes the file in one go.
@@ -6,144 +6,23 @@ at once in one ConfigError, so a user fixes the file in one go.
 
 from __future__ import annotations
 
-import math
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 import yaml
 
-from .blocks import BlockLayout
-from .errors import ConfigError
+from ..errors import ConfigError
+from ..index.blocks import BlockLayout
+from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_DISTANCE,
+                    DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, DEFAULT_NGRAM, DEFAULT_SKETCH_BITS,
+                    DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, SKETCH_BITS, TF_MODES, Config,
+                    FieldSpec, TableConfig, TextConfig)
 
-DEFAULT_CONFIG_NAME = "dedup.yaml"
-FIELD_KINDS = {"short": 2.0, "text": 1.0, "chars": 1.0}  # kind -> default weight (text/chars: x term frequency)
-DEFAULT_NGRAM = 2  # characters per n-gram of a ``chars`` field
-SKETCH_BITS = (64, 128, 192, 256)
-# The defaults are the recipe that measured best (bench/bench_quality.py); PAPER_RECIPE is the seed paper's.
-DEFAULT_MAX_DISTANCE = 12
-DEFAULT_SKETCH_BITS = 256
-DEFAULT_MIN_SIMILARITY = 0.84
-DEFAULT_IDF = False
-DEFAULT_TF = "log"
-TF_MODES = ("log", "raw")
-DEFAULT_MIN_FIELD_SIMILARITY = 0.75
-FINGERPRINTS = ("auto", "row", "fields")
-PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None},
-                "text": {"idf": False, "tf": "raw"},
-                "table": {"fingerprint": "row"}}
-DEFAULT_BATCH_SIZE = 1000
-DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
-# Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
-KEYS = {
-    "": {"source", "store", "simhash", "tables", "text"},
-    "source": {"url", "batch_size"},
-    "store": {"url", "bucket_size"},
-    "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
-    "text": {"stopwords", "hmm", "workers", "idf", "tf"},
-    "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
-    "tables.<name>.fields.<column>": {"kind", "weight", "n"},
-}
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
 _SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
-
-
-def sketch_distance_limit(min_similarity: float, bits: int) -> int:
-    """The most of ``bits`` sketch bits two rows may differ in while cos(pi * d / bits) >= min_similarity."""
-    return int(math.floor(bits * math.acos(min_similarity) / math.pi + 1e-9))
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One source column that contributes features: ``short`` (whole value), ``text`` (jieba terms)
-    or ``chars`` (character n-grams, robust to typos in names, addresses and numbers)."""
-
-    name: str
-    kind: str
-    weight: float
-    n: int | None = None  # chars: characters per n-gram
-
-
-@dataclass(frozen=True)
-class TableConfig:
-    name: str
-    key: str
-    fields: tuple[FieldSpec, ...]
-    watermark: str | None = None
-    display: tuple[str, ...] = ()
-    fingerprint: str = "row"  # row: one SimHash of all features; fields: each field its own block
-
-    @property
-    def by_field(self) -> bool:
-        return self.fingerprint == "fields"
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """Every source column the run reads, key first, without repeats."""
-        cols = [self.key, *(f.name for f in self.fields)]
-        if self.watermark:
-            cols.append(self.watermark)
-        cols.extend(self.display)
-        return tuple(dict.fromkeys(cols))
-
-
-@dataclass(frozen=True)
-class TextConfig:
-    """How long text is segmented: the stopword file (None = bundled list), jieba's HMM switch, and
-    how many processes segment and fingerprint rows ("auto" = one per core)."""
-
-    stopwords: Path | None = None
-    hmm: bool = True
-    workers: int | str = "auto"
-    idf: bool = DEFAULT_IDF  # weight terms and n-grams by inverse document frequency (learned by `full`)
-    tf: str = DEFAULT_TF  # a term counted n times in a field weighs n (raw) or 1 + ln n (log)
-
-
-@dataclass(frozen=True)
-class Config:
-    source_url: str
-    store_url: str
-    max_distance: int = DEFAULT_MAX_DISTANCE
-    blocks: int | None = None  # None: as many as give every block table a useful key (dedup.blocks)
-    sketch_bits: int = DEFAULT_SKETCH_BITS
-    min_similarity: float | None = DEFAULT_MIN_SIMILARITY
-    min_field_similarity: float = DEFAULT_MIN_FIELD_SIMILARITY
-    batch_size: int = DEFAULT_BATCH_SIZE
-    bucket_size: int = DEFAULT_BUCKET_SIZE
-    tables: Mapping[str, TableConfig] = field(default_factory=dict)
-    text: TextConfig = TextConfig()
-    path: Path | None = None
-
-    @property
-    def verify_distance(self) -> int | None:
-        """Most sketch bits a pair may differ in and still be kept (None: no check beyond max_distance):
-        the distance at which the estimated cosine similarity cos(pi * d / bits) falls to min_similarity."""
-        return None if self.min_similarity is None else sketch_distance_limit(self.min_similarity, self.sketch_bits)
-
-    @property
-    def layout(self) -> BlockLayout:
-        """The block layout of row fingerprints."""
-        return BlockLayout.for_distance(self.max_distance, self.blocks)
-
-    def layout_for(self, table: "TableConfig") -> BlockLayout:
-        """The table's block layout: one block per field for a fields fingerprint."""
-        return BlockLayout.for_fields(len(table.fields)) if table.by_field else self.layout
-
-    def table(self, name: str | None) -> TableConfig:
-        """The named table, or the only one when the config has a single table."""
-        if name is None:
-            if len(self.tables) == 1:
-                return next(iter(self.tables.values()))
-            raise ConfigError(f"choose a table with --table (configured: {', '.join(self.tables)})")
-        try:
-            return self.tables[name]
-        except KeyError:
-            raise ConfigError(
-                f"table {name!r} is not in the config (configured: {', '.join(self.tables) or 'none'})"
-            ) from None
 
 
 class _Problems:
@@ -220,7 +99,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
 
     store = _mapping(data, "store", problems, required=False)
     _unknown(store, KEYS["store"], "store", problems)
-    store_url = _string(store, "url", "store", problems, required=False) or "sqlite:///dedup-store.db"
+    store_url = _string(store, "url", "store", problems, required=False) or DEFAULT_STORE_URL
     bucket_size = _integer(store, "bucket_size", "store", problems, default=DEFAULT_BUCKET_SIZE, minimum=1)
 
     simhash = _mapping(data, "simhash", problems, required=False)

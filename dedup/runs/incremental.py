@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable
 
 import numpy as np
 
-from .candidates import near_pairs
-from .config import Config
-from .errors import ConfigError
-from .groups import Group, Pair, linked_groups, row_pairs
-from .normalize import key_sort
+from ..config.model import Config
+from ..errors import ConfigError
+from ..index.groups import Group, Pair, linked_groups
+from ..index.keys import key_sort
+from ..store import Store, TableChanges
+from .full import stored_terms
+from .locking import table_run
 from .parallel import resolve_workers
-from .pipeline import (LEARNED, FullResult, Progress, extra_words, fingerprint_rows, fingerprint_version,
-                       make_featurizer, sketch_rows, stored_terms, table_run)
-from .store import Store, TableChanges
-from .verify import verifier_for
+from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
+from .stages import Progress, Rows, read_rows, sketch_rows
 
 
 @dataclass
@@ -37,7 +36,8 @@ class IncrementalResult:
     fingerprinted: int = 0
     changed: int = 0  # rows that were already stored and were re-fingerprinted
     new_groups: list[int] = field(default_factory=list)
-    grown_groups: list[int] = field(default_factory=list)
+    grown_groups: list[int] = field(default_factory=list)  # groups that gained members (they may have lost some too)
+    shrunk_groups: list[int] = field(default_factory=list)  # groups that only lost members and live on
     merges: dict[int, list[int]] = field(default_factory=dict)  # surviving id -> ids merged into it
     dissolved: list[int] = field(default_factory=list)  # groups left with fewer than two rows
     rows_joining: int = 0  # rows of this run that are in a group now
@@ -50,6 +50,7 @@ class IncrementalResult:
         return {
             "table": self.table, "run": self.run_id, "rows": self.rows_read, "fingerprinted": self.fingerprinted,
             "changed": self.changed, "new_groups": len(self.new_groups), "grown_groups": len(self.grown_groups),
+            "shrunk_groups": len(self.shrunk_groups),
             "merged_groups": sum(len(v) for v in self.merges.values()), "dissolved_groups": len(self.dissolved),
             "rows_joining_groups": self.rows_joining, "skipped": self.skipped, "unreadable": self.unreadable,
             "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
@@ -60,30 +61,29 @@ class IncrementalResult:
 def run_incremental(config: Config, table: str | None = None, progress: Progress | None = None,
                     on_total: Callable[[int], None] | None = None) -> IncrementalResult:
     """Fingerprint the rows past the table's watermark and fold them into the stored groups."""
-    tcfg = config.table(table)
-    if not tcfg.watermark:
-        raise ConfigError(f"tables.{tcfg.name}.watermark: required for incremental runs "
+    recipe = Recipe.of(config, table)
+    name = recipe.table.name
+    if not recipe.table.watermark:
+        raise ConfigError(f"tables.{name}.watermark: required for incremental runs "
                           "(the column that says a row is new or changed)")
     started = time.perf_counter()
-    with table_run(config, tcfg, "incremental") as (source, store, run):
-        featurizer = make_featurizer(config, tcfg)
-        version = fingerprint_version(config, featurizer)
-        state = store.state(tcfg.name)
+    with table_run(config, recipe.table, "incremental") as (source, store, run):
+        state = store.state(name)
+        version = recipe.version()
         stored_version = {k: v for k, v in state.version.items() if k != LEARNED} if state is not None else None
         if state is not None and stored_version != version:
             raise ConfigError(
-                f"the fingerprints stored for {tcfg.name!r} were made with other settings "
-                f"({_differences(stored_version, version)}); run `dedup full --table {tcfg.name}` to rebuild them")
+                f"the fingerprints stored for {name!r} were made with other settings "
+                f"({_differences(stored_version, version)}); run `dedup full --table {name}` to rebuild them")
         if state is not None and LEARNED in state.version:
             version[LEARNED] = state.version[LEARNED]
         since = state.watermark if state is not None else None
         if on_total is not None:
             on_total(source.count(since))
-        batch = fingerprint_rows(source, featurizer, progress, since=since, by_watermark=True,
-                                 workers=resolve_workers(config.text.workers))
-        sketch_rows(batch, config, tcfg, stored_terms(store, tcfg.name, batch.features) if config.text.idf else None)
-        result = IncrementalResult(tcfg.name, run_id=run.id)
-        changes = plan_changes(store, config, batch, run.id, version, result)
+        rows = read_rows(source, recipe, progress, since=since, by_watermark=True,
+                         workers=resolve_workers(config.text.workers))
+        sketches = sketch_rows(rows, recipe, stored_terms(store, name, rows.features) if recipe.idf else None)
+        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version)
         store.apply_changes(changes)
         result.seconds = time.perf_counter() - started
         store.finish_run(run.id, "ok", result.summary())
@@ -95,25 +95,22 @@ def _differences(old: dict, new: dict) -> str:
     return ", ".join(f"{k} changed" for k in keys) or "unknown change"
 
 
-def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, version: dict,
-                 result: IncrementalResult) -> TableChanges:
-    """Work out, from the store and the new rows, everything the store must change."""
-    table = batch.table
-    tcfg = config.table(table)
-    layout, verify = config.layout_for(tcfg), verifier_for(config, tcfg)
-    k = layout.reach
-    near = partial(near_pairs, layout=layout)
-    new_keys, new_fps = batch.keys, np.asarray(batch.fingerprints, dtype=np.uint64)
-    new_sketches = np.asarray(batch.sketches, dtype=np.uint64)
-    batch_keys = list(dict.fromkeys([*new_keys, *(s.key for s in batch.skipped)]))
+def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray, run_id: int,
+                 version: dict) -> tuple[TableChanges, IncrementalResult]:
+    """Work out, from the store and the new rows, everything the store must change, and what it amounts to."""
+    table = recipe.table.name
+    result = IncrementalResult(table, run_id=run_id)
+    new_keys, new_sketches = rows.keys, np.asarray(sketches, dtype=np.uint64)
+    new_fps = fingerprints_of(new_sketches, len(new_keys))
+    batch_keys = list(dict.fromkeys([*new_keys, *(s.key for s in rows.skipped)]))
     in_batch = set(batch_keys)
 
     stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
     touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
 
-    new_old, stored_fp = _pairs_with_stored(store, table, layout, k, new_keys, new_fps, in_batch)
-    if verify is not None and new_old:
-        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), stored_fp, verify)
+    new_old, stored_fp = _pairs_with_stored(store, recipe, new_keys, new_fps, in_batch)
+    if recipe.verifier is not None and new_old:
+        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), stored_fp, recipe.verifier)
     matched = sorted({old for _, old, _ in new_old}, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
@@ -121,44 +118,46 @@ def plan_changes(store: Store, config: Config, batch: FullResult, run_id: int, v
     fp = store.fingerprints(table, sorted(set(old_group_of) | set(matched), key=key_sort))
     fp.update(zip(new_keys, (int(v) for v in new_fps)))
 
-    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + row_pairs(new_keys, new_sketches, near, verify)
+    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + recipe.pairs(new_keys, new_sketches)
     for g in old_groups.values():
         if g.id in touched:  # a member left or changed: its remaining members' pairs are recomputed
             rest = [m for m in g.keys if m not in in_batch]
             sk = _sketches_of(store, table, rest, fp, new_sketches.shape[1])
-            pairs += row_pairs(rest, np.array([sk[m] for m in rest], dtype=np.uint64), near, verify)
+            pairs += recipe.pairs(rest, np.array([sk[m] for m in rest], dtype=np.uint64))
         else:
             pairs += g.pairs
     groups = _assign_ids(pairs, fp, old_groups, old_group_of, store.max_group_id(table) + 1, run_id, result)
 
-    result.rows_read = batch.rows_read
+    result.rows_read = rows.rows_read
     result.fingerprinted = len(new_keys)
     result.changed = len(stored_before)
-    reasons = [s.reason for s in batch.skipped]
+    reasons = [s.reason for s in rows.skipped]
     result.skipped, result.unreadable = len(reasons), reasons.count("unreadable")
     grouped = {m for g in groups for m in g.keys}
     result.rows_joining = sum(1 for key in new_keys if key in grouped)
     result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})
 
-    return TableChanges(
+    old_keys = list(stored_before)
+    changes = TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
-        remove_block_names=sorted({n for v in stored_before.values() for n in layout.names(v)}),
+        remove_blocks=recipe.block_entries(old_keys, [stored_before[k] for k in old_keys]),
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
-        skipped=list(batch.skipped),
+        add_blocks=recipe.block_entries(new_keys, new_fps), skipped=list(rows.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
-        version=version, watermark=batch.watermark)
+        version=version, watermark=rows.watermark)
+    return changes, result
 
 
 def _ordered(a: str, b: str, d: int) -> Pair:
     return Pair(a, b, d) if key_sort(a) < key_sort(b) else Pair(b, a, d)
 
 
-def _pairs_with_stored(store: Store, table: str, layout, k: int, keys: list[str], fps: np.ndarray,
+def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], fps: np.ndarray,
                        in_batch: set[str]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
-    """(new key, stored key, distance) within k, from the stored entries of the new rows' blocks,
+    """(new key, stored key, distance) within reach, from the stored entries of the new rows' blocks,
     and the fingerprints those entries hold for the stored keys."""
-    names_of = layout.names_of(fps)
-    entries = store.block_entries(table, sorted({n for ns in names_of for n in ns}))
+    names_of = recipe.block_names(fps)
+    entries = store.block_entries(recipe.table.name, sorted({n for ns in names_of for n in ns}))
     rows, other_fp, other_key = [], [], []
     for i, names in enumerate(names_of):
         for name in names:
@@ -171,7 +170,7 @@ def _pairs_with_stored(store: Store, table: str, layout, k: int, keys: list[str]
         return [], {}
     rows_a = np.asarray(rows, dtype=np.int64)
     dist = np.bitwise_count(fps[rows_a] ^ np.asarray(other_fp, dtype=np.uint64))
-    close = [j for j in range(len(rows)) if dist[j] <= k]
+    close = np.flatnonzero(dist <= recipe.layout.reach).tolist()
     return (sorted({(keys[rows[j]], other_key[j], int(dist[j])) for j in close}),
             {other_key[j]: int(other_fp[j]) for j in close})
 
@@ -208,12 +207,14 @@ def _assign_ids(pairs: list[Pair], fp: dict[str, int], old_groups: dict[int, Gro
             used.update(ids)
             group.id, group.created_run = old.id, old.created_run
             group.merged_from = list(old.merged_from) + ids[1:]
-            grew = set(members) != set(old.keys)
-            group.updated_run = run_id if grew else old.updated_run
+            changed = set(members) != set(old.keys)
+            group.updated_run = run_id if changed else old.updated_run
             if ids[1:]:
                 result.merges[old.id] = ids[1:]
-            if grew:
+            if set(members) - set(old.keys):
                 result.grown_groups.append(old.id)
+            elif changed:
+                result.shrunk_groups.append(old.id)
         else:
             group.id, group.created_run, group.updated_run = next_id, run_id, run_id
             next_id += 1

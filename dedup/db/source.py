@@ -8,7 +8,6 @@ re-read row by row, so one bad row is reported with its key and the others are s
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -16,10 +15,12 @@ from typing import Iterator
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from .config import TableConfig
-from .errors import ConfigError, SourceError
+from ..config.model import TableConfig
+from ..errors import ConfigError, SourceError
+from ..text.normalize import key_to_text
+from .engine import first_line, make_engine
 from .masking import mask_secrets
-from .normalize import key_to_text
+from .watermark import watermark_from_json
 
 log = logging.getLogger(__name__)
 
@@ -39,25 +40,6 @@ def _after(order: list, position: tuple | None):
         return order[0] > position[0]
     (c1, c2), (v1, v2) = order, position
     return sa.or_(c1 > v1, sa.and_(c1 == v1, c2 > v2))
-
-
-def make_engine(url: str, what: str) -> sa.Engine:
-    """An engine for a configured URL; a malformed URL or missing driver is a configuration error."""
-    try:
-        u = sa.make_url(url)
-        if u.get_backend_name() in ("mysql", "mariadb") and "charset" not in u.query:
-            u = u.update_query_dict({"charset": "utf8mb4"})  # Chinese text needs 4-byte UTF-8
-        kwargs = {"pool_pre_ping": True} if u.get_backend_name() != "sqlite" else {}
-        return sa.create_engine(u, **kwargs)
-    except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError, ValueError) as e:
-        raise ConfigError(f"{what}.url: cannot use {mask_secrets(url)!s}: {first_line(e)}") from None
-
-
-def first_line(e: BaseException) -> str:
-    """The first meaningful line of a (driver) error, with secrets masked."""
-    inner = getattr(e, "orig", None) or e
-    text = str(inner).strip().splitlines()
-    return mask_secrets(text[0] if text else type(inner).__name__)
 
 
 class Source:
@@ -213,34 +195,3 @@ class Source:
         if py is int:
             return int(key)
         return key
-
-
-def watermark_position(value: object, key: object) -> dict:
-    """Where an incremental read resumes: the last row's watermark value and raw key, as JSON."""
-    out = watermark_to_json(value) or {"type": "none", "value": None}
-    out["key"] = key if isinstance(key, (int, str)) and not isinstance(key, bool) else str(key)
-    return out
-
-
-def watermark_to_json(value: object) -> dict | None:
-    """A watermark value in a form the store keeps as JSON and gives back exactly."""
-    if value is None:
-        return None
-    if isinstance(value, _dt.datetime):
-        return {"type": "datetime", "value": value.isoformat()}
-    if isinstance(value, _dt.date):
-        return {"type": "date", "value": value.isoformat()}
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return {"type": "str", "value": str(value)}
-    return {"type": type(value).__name__, "value": value}
-
-
-def watermark_from_json(data: dict | None) -> object:
-    if not data:
-        return None
-    t, v = data["type"], data["value"]
-    if t == "datetime":
-        return _dt.datetime.fromisoformat(v)
-    if t == "date":
-        return _dt.date.fromisoformat(v)
-    return v

@@ -18,8 +18,6 @@ import numpy as np
 from cityhash import CityHash64
 
 HASH_NAME = "CityHash64"
-WHOLE_VALUE = "\x1f"  # marks a short field's whole-value feature (column, this, value): never IDF-weighted
-FIELD_TAG = "\x1e"  # between a column name and one of its n-grams or (fields fingerprints) terms
 _CHUNK_ROWS = 2048  # rows per pass: the per-row byte histograms stay near 4 MB
 _SIGNS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64) * 2 - 1
 _WORD_SEEDS = (0, 0x51ED270B27E3F7A1, 0x2545F4914F6CDD1D, 0xD6E8FEB86659FD93)
@@ -36,25 +34,25 @@ class HashedFeatures:
 
     hashes: np.ndarray  # uint64 CityHash64 of each feature
     weights: np.ndarray  # float64
-    idf: np.ndarray  # bool: the feature is a term or n-gram (weighted by IDF when that is on)
+    idf: np.ndarray  # bool: the feature is a term or n-gram (weighted by IDF when that is on), not a whole value
     counts: np.ndarray  # int64 features per row
     field: np.ndarray | None = None  # int16 position of each feature's column (fields fingerprints only)
 
     @classmethod
-    def of(cls, rows: Sequence[Mapping[str, float]], columns: Sequence[str] | None = None) -> "HashedFeatures":
-        """Hash the features; with ``columns``, every feature is tagged ``column + tag + ...`` and
-        its column's position is kept too."""
+    def of(cls, rows: Sequence[Mapping[str, float]], fields: Sequence[Sequence[int]] | None = None,
+           terms: Sequence[Sequence[bool]] | None = None) -> "HashedFeatures":
+        """Hash the features of each row (feature -> weight). ``fields``/``terms``, aligned with each
+        row's features, say which field a feature came from and whether it is a term or n-gram (IDF
+        applies) rather than a whole value; by default every feature is a term of no particular field."""
         counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
         total = int(counts.sum())
-        field = None
-        if columns is not None:
-            pos = {c: i for i, c in enumerate(columns)}
-            field = np.fromiter((pos[_column(f)] for r in rows for f in r), dtype=np.int16, count=total)
+        field = None if fields is None else np.fromiter((f for r in fields for f in r), dtype=np.int16, count=total)
+        idf = np.ones(total, dtype=bool) if terms is None else np.fromiter(
+            (t for r in terms for t in r), dtype=bool, count=total)
         return cls(
             np.fromiter((CityHash64(f.encode("utf-8")) for r in rows for f in r), dtype=np.uint64, count=total),
             np.fromiter((w for r in rows for w in r.values()), dtype=np.float64, count=total),
-            np.fromiter((WHOLE_VALUE not in f for r in rows for f in r), dtype=bool, count=total),
-            counts, field)
+            idf, counts, field)
 
     @classmethod
     def concat(cls, parts: Sequence["HashedFeatures"]) -> "HashedFeatures":
@@ -63,12 +61,6 @@ class HashedFeatures:
         field = None if any(p.field is None for p in parts) else np.concatenate([p.field for p in parts])
         return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),
                    field)
-
-
-def _column(feature: str) -> str:
-    """The column a tagged feature came from: the text before its first tag."""
-    cut = [p for p in (feature.find(WHOLE_VALUE), feature.find(FIELD_TAG)) if p >= 0]
-    return feature[:min(cut)] if cut else feature
 
 
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:
@@ -141,23 +133,3 @@ def field_sketch(feats: "HashedFeatures", weights: np.ndarray, block_masks: Sequ
 def simhash(features: Mapping[str, float]) -> int:
     """Fingerprint of one row's features."""
     return int(simhash_batch([features])[0])
-
-
-def hamming(a: int, b: int) -> int:
-    return (int(a) ^ int(b)).bit_count()
-
-
-def hamming_many(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Element-wise Hamming distances of two uint64 arrays."""
-    return np.bitwise_count(np.bitwise_xor(np.asarray(a, np.uint64), np.asarray(b, np.uint64))).astype(np.int64)
-
-
-def to_signed(fp: int) -> int:
-    """The signed 64-bit integer with the same bits (BSON and SQL BIGINT have no unsigned type)."""
-    fp = int(fp)
-    return fp - (1 << 64) if fp >= 1 << 63 else fp
-
-
-def to_unsigned(value: int) -> int:
-    value = int(value)
-    return value + (1 << 64) if value < 0 else value

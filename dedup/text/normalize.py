@@ -55,11 +55,3 @@ def key_to_text(value: object) -> str:
     if text is None:
         raise ValueError("row key is NULL")
     return text
-
-
-def key_sort(key: str) -> tuple:
-    """Order keys naturally: integer keys by value, before any other keys in string order."""
-    try:
-        return (0, int(key), key)
-    except ValueError:
-        return (1, 0, key)

@@ -15,9 +15,9 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterator
 
-from .features import Featurizer
-from .fingerprint import HashedFeatures
-from .store import Skipped
+from ..index.fingerprint import HashedFeatures
+from ..store import Skipped
+from ..text.features import Featurizer
 
 Rows = list[tuple[str, dict]]
 Output = tuple[list[str], HashedFeatures, list[Skipped]]  # keys of rows with features, their features, skipped rows
@@ -39,7 +39,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     feats, keys, skipped = [], [], []
     for key, row in rows:
         try:
-            f = featurizer.features(row)
+            f = featurizer.described(row)
         except (UnicodeDecodeError, ValueError, TypeError) as e:
             skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
             continue
@@ -48,7 +48,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
             keys.append(key)
         else:
             skipped.append(Skipped(key, "no_features", "every field is empty"))
-    return keys, HashedFeatures.of(feats, featurizer.columns), skipped
+    return keys, featurizer.hashed(feats), skipped
 
 
 def _init_worker(featurizer: Featurizer) -> None:

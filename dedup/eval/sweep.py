@@ -15,46 +15,49 @@ from dataclasses import replace
 
 import numpy as np
 
-from .blocks import BlockLayout
-from .candidates import near_pairs
-from .config import Config, TableConfig, sketch_distance_limit
-from .evaluate import false_pairs, missed_pairs, pair_quality
-from .groups import UnionFind, sketch_distance
-from .normalize import key_sort, value_to_text
-from .parallel import resolve_workers
-from .pipeline import fingerprint_rows, make_featurizer, sketch_rows
-from .source import Source
-from .terms import TermModel
-from .verify import at_least, verifier_for
+from ..config.model import (DEFAULT_MAX_DISTANCE, DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, Config)
+from ..db.source import Source
+from ..index.blocks import BlockLayout
+from ..index.groups import UnionFind
+from ..index.keys import key_sort
+from ..index.similarity import at_least, distance_limit, similarity, sketch_distance
+from ..runs.parallel import resolve_workers
+from ..runs.recipe import Recipe
+from ..runs.stages import read_rows, sketch_rows
+from ..text.normalize import value_to_text
+from ..text.terms import TermModel
+from .metrics import false_pairs, missed_pairs, pair_quality
 
-DEFAULT_DISTANCES = (3, 5, 7, 9, 11, 13)
-DEFAULT_SIMILARITIES = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+# The shipped defaults are among the points swept, so the current setting is always marked.
+DEFAULT_DISTANCES = tuple(sorted({3, 5, 7, 9, 11, 13, DEFAULT_MAX_DISTANCE}))
+DEFAULT_SIMILARITIES = tuple(sorted({0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, DEFAULT_MIN_SIMILARITY,
+                                     DEFAULT_MIN_FIELD_SIMILARITY}))
 SHOWN_PAIRS = 50
 SIMILARITY_BINS = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
 
 
-def similarity(distance: np.ndarray | int, bits: int) -> np.ndarray:
-    """Cosine similarity estimated from a SimHash distance over ``bits`` bits: cos(pi * d / bits)."""
-    return np.cos(np.pi * np.asarray(distance, dtype=np.float64) / bits)
-
-
 def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = None,
              truth_column: str | None = None, distances=DEFAULT_DISTANCES, similarities=DEFAULT_SIMILARITIES,
-             progress=None) -> dict:
-    """Quality of the configured recipe on ``table`` and its sweeps, as one JSON-able dict."""
+             progress=None, on_total=None) -> dict:
+    """Quality of the configured recipe on ``table`` and its sweeps, as one JSON-able dict.
+
+    The rows are read, sketched and grouped by the same stages as a full run (the current
+    setting's groups are exactly the ones `dedup full` would store)."""
     tcfg = config.table(table)
     if truth_column:
         tcfg = replace(tcfg, display=tuple(dict.fromkeys([*tcfg.display, truth_column])))
+    recipe = Recipe.of(config, tcfg)
     with Source(config.source_url, tcfg, config.batch_size) as source:
-        result = fingerprint_rows(source, make_featurizer(config, tcfg), progress,
-                                  workers=resolve_workers(config.text.workers))
-        sketch_rows(result, config, tcfg, TermModel.learn(result.features) if config.text.idf else None)
+        if on_total is not None:
+            on_total(source.count())
+        result = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
+        sketches = sketch_rows(result, recipe, TermModel.learn(result.features) if recipe.idf else None)
         every_key = list(result.keys) + [s.key for s in result.skipped]
         if truth_column:
             values = source.fetch(every_key, (truth_column,))
             truth = {k: v for k in every_key if (v := value_to_text(values.get(k, {}).get(truth_column)))}
         measure = _measure_fields if tcfg.by_field else _measure
-        out = measure(config, tcfg, result, truth or {}, every_key, distances, similarities)
+        out = measure(config, recipe, result, sketches, truth or {}, every_key, distances, similarities)
         shown = [p for kind in ("false_pairs", "missed_pairs") for p in out[kind]]
         cols = tcfg.display or tuple(f.name for f in tcfg.fields)
         rows = source.fetch(sorted({k for p in shown for k in (p["a"], p["b"])}, key=key_sort), cols)
@@ -65,14 +68,25 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
     return out
 
 
-def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], every_key: list[str],
+def _candidates(recipe: Recipe, keys: list[str], sk: np.ndarray, layout: BlockLayout | None = None):
+    """Candidate pairs as index arrays (i, j) with their fingerprint distance, from the recipe's own
+    candidate stage (identical rows collapsed), at ``layout`` (default: the recipe's)."""
+    index = {k: n for n, k in enumerate(keys)}
+    pairs = recipe.candidates(keys, sk, layout)
+    i = np.fromiter((index[p.a] for p in pairs), np.int64, len(pairs))
+    j = np.fromiter((index[p.b] for p in pairs), np.int64, len(pairs))
+    return i, j, np.fromiter((p.distance for p in pairs), np.int64, len(pairs))
+
+
+def _measure(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict[str, str], every_key: list[str],
              distances, similarities) -> dict:
-    keys, sk = result.keys, result.sketches
+    tcfg = recipe.table
+    keys = result.keys
     bits = sk.shape[1] * 64
     widest = max([config.max_distance, *distances])
-    i, j, d64 = near_pairs(sk[:, 0], BlockLayout.for_distance(widest))
+    i, j, d64 = _candidates(recipe, keys, sk, BlockLayout.for_distance(widest))
     dsk = sketch_distance(sk[i], sk[j]) if len(i) else np.empty(0, np.int64)
-    verify = config.verify_distance
+    verify = None if config.min_similarity is None else distance_limit(config.min_similarity, bits)
 
     def quality(max_d: int, max_sk: int | None):
         keep = d64 <= max_d
@@ -81,14 +95,15 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
         groups = _groups(keys, i[keep], j[keep])
         return groups, pair_quality(groups, truth, every_key)
 
-    groups, current = quality(config.max_distance, verify)
+    groups = [g.keys for g in recipe.groups(keys, sk)]  # exactly what `dedup full` finds
+    current = pair_quality(groups, truth, every_key)
     label = f"max_distance={config.max_distance}" + (
         f", min_similarity={config.min_similarity} (sketch {bits} bits)" if verify is not None else "")
     sweeps = [{"knob": "simhash.max_distance", "current": config.max_distance,
                "points": [{"value": k, **quality(k, verify)[1].as_dict()} for k in sorted(set(distances))]}]
     if bits > 64 or verify is not None:
         sweeps.append({"knob": "simhash.min_similarity", "current": config.min_similarity, "points": [
-            {"value": s, **quality(config.max_distance, sketch_distance_limit(s, bits))[1].as_dict()}
+            {"value": s, **quality(config.max_distance, distance_limit(s, bits))[1].as_dict()}
             for s in sorted(set(similarities))]})
     same = _same_cluster(keys, truth, i, j)
     sim = similarity(dsk, bits)
@@ -110,12 +125,13 @@ def _measure(config: Config, tcfg: TableConfig, result, truth: dict[str, str], e
     }
 
 
-def _measure_fields(config: Config, tcfg: TableConfig, result, truth: dict[str, str], every_key: list[str],
+def _measure_fields(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict[str, str], every_key: list[str],
                     distances, similarities) -> dict:
     """A fields fingerprint: candidates share a field; min_field_similarity is swept on their scores."""
-    keys, sk = result.keys, result.sketches
-    verify = verifier_for(config, tcfg)
-    i, j, _ = near_pairs(sk[:, 0], config.layout_for(tcfg))
+    tcfg = recipe.table
+    keys = result.keys
+    verify = recipe.verifier
+    i, j, _ = _candidates(recipe, keys, sk)
     score = verify.scores(sk[i], sk[j]) if len(i) else np.empty(0)
 
     def quality(threshold: float):
@@ -123,7 +139,8 @@ def _measure_fields(config: Config, tcfg: TableConfig, result, truth: dict[str, 
         groups = _groups(keys, i[keep], j[keep])
         return groups, pair_quality(groups, truth, every_key)
 
-    groups, current = quality(config.min_field_similarity)
+    groups = [g.keys for g in recipe.groups(keys, sk)]  # exactly what `dedup full` finds
+    current = pair_quality(groups, truth, every_key)
     same = _same_cluster(keys, truth, i, j)
     return {
         "table": tcfg.name, "rows": result.rows_read, "fingerprinted": len(keys),

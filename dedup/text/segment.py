@@ -69,7 +69,7 @@ def _is_noise(token: str) -> bool:
 def load_stopwords(path: Path | None = None) -> frozenset[str]:
     """Stopwords from a file (one a line, ``#`` comments), normalised like the text; None = bundled list."""
     if path is None:
-        text = resources.files("dedup").joinpath("data/stopwords-zh.txt").read_text(encoding="utf-8")
+        text = resources.files("dedup.text").joinpath("data/stopwords-zh.txt").read_text(encoding="utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
     words = (normalize_text(line) for line in text.splitlines())

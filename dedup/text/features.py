@@ -7,8 +7,10 @@ field's weight (1 by default); terms from all text fields of a row add up. A cha
 into character n-grams (tagged with the column), so one typo in a name or an id changes a few
 features instead of the whole value. NULL and empty values contribute nothing.
 
-Terms and n-grams can further be weighted by inverse document frequency (dedup.terms); whole
-values are marked (fingerprint.WHOLE_VALUE) and keep their weight.
+Each feature is also described to the index: which field it came from (a fields fingerprint
+gives every field its own bits) and whether it is a term or n-gram, which IDF may weigh
+(dedup.text.terms), or a whole value, which keeps its weight. The feature strings themselves,
+tags included, are what is hashed: changing them changes every stored fingerprint.
 """
 
 from __future__ import annotations
@@ -16,15 +18,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from .config import FieldSpec
-from .fingerprint import FIELD_TAG, WHOLE_VALUE
+from ..config.model import FieldSpec
+from ..index.fingerprint import HashedFeatures
 from .normalize import normalize_short, normalize_text, value_to_text
 from .segment import Segmenter
 
-FIELD_SEPARATOR = WHOLE_VALUE  # between a short field's column name and its value
-NGRAM_SEPARATOR = FIELD_TAG  # between a chars field's column name and one of its n-grams
+WHOLE_VALUE = "\x1f"  # between a short field's column name and its value
+FIELD_TAG = "\x1e"  # between a column name and one of its n-grams or (fields fingerprints) terms
 
 
 @dataclass(frozen=True)
@@ -37,33 +39,48 @@ class Featurizer:
     def _count(self, n: int) -> float:
         return 1.0 + math.log(n) if self.tf == "log" else float(n)
 
-    @property
-    def columns(self) -> tuple[str, ...] | None:
-        """The columns features are tagged with, in fingerprint order (None: row fingerprint)."""
-        return tuple(f.name for f in self.fields) if self.by_field else None
+    def described(self, row: Mapping[str, object]) -> dict[str, list]:
+        """feature -> [weight, field position, is a term]; empty when every field is NULL or blank.
 
-    def features(self, row: Mapping[str, object]) -> dict[str, float]:
-        """feature -> weight for one row; empty when every field is NULL or blank."""
-        out: dict[str, float] = {}
-        for f in self.fields:
+        Features met twice add their weights (a term in both title and content is one feature;
+        it keeps the field it was first met in, which only a fields fingerprint, whose terms are
+        tagged with their column, makes use of)."""
+        out: dict[str, list] = {}
+
+        def add(feature: str, weight: float, position: int, term: bool) -> None:
+            entry = out.get(feature)
+            if entry is None:
+                out[feature] = [weight, position, term]
+            else:
+                entry[0] += weight
+
+        for position, f in enumerate(self.fields):
             text = value_to_text(row.get(f.name))
             if text is None:
                 continue
             if f.kind == "short":
                 value = normalize_short(text)
                 if value:
-                    feat = f"{f.name}{FIELD_SEPARATOR}{value}"
-                    out[feat] = out.get(feat, 0.0) + f.weight
+                    add(f"{f.name}{WHOLE_VALUE}{value}", f.weight, position, False)
             elif f.kind == "chars":
                 value = normalize_short(text)
                 for gram, tf in Counter(ngrams(value, f.n or 1)).items():
-                    feat = f"{f.name}{NGRAM_SEPARATOR}{gram}"
-                    out[feat] = out.get(feat, 0.0) + self._count(tf) * f.weight
+                    add(f"{f.name}{FIELD_TAG}{gram}", self._count(tf) * f.weight, position, True)
             else:
                 tag = f"{f.name}{FIELD_TAG}" if self.by_field else ""
                 for term, tf in Counter(self.segmenter.terms(normalize_text(text))).items():
-                    out[tag + term] = out.get(tag + term, 0.0) + self._count(tf) * f.weight
+                    add(tag + term, self._count(tf) * f.weight, position, True)
         return out
+
+    def features(self, row: Mapping[str, object]) -> dict[str, float]:
+        """feature -> weight for one row; empty when every field is NULL or blank."""
+        return {feature: entry[0] for feature, entry in self.described(row).items()}
+
+    def hashed(self, described: Sequence[dict[str, list]]) -> HashedFeatures:
+        """The rows' described features, hashed for the index."""
+        weights = [{f: e[0] for f, e in row.items()} for row in described]
+        fields = [[e[1] for e in row.values()] for row in described] if self.by_field else None
+        return HashedFeatures.of(weights, fields, [[e[2] for e in row.values()] for row in described])
 
     def version(self) -> dict:
         fields = [[f.name, f.kind, f.weight] + ([f.n] if f.kind == "chars" else []) for f in self.fields]

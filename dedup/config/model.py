@@ -1,0 +1,118 @@
+"""The configuration as typed objects, with the defaults; dedup.config.parse builds them from YAML.
+
+Plain data: what a table's recipe is made of (block layout, verifier, version stamp) is derived
+from these by dedup.runs.recipe, once per run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from ..errors import ConfigError
+
+DEFAULT_CONFIG_NAME = "dedup.yaml"
+FIELD_KINDS = {"short": 2.0, "text": 1.0, "chars": 1.0}  # kind -> default weight (text/chars: x term frequency)
+DEFAULT_NGRAM = 2  # characters per n-gram of a ``chars`` field
+SKETCH_BITS = (64, 128, 192, 256)
+# The defaults are the recipe that measured best (bench/bench_quality.py); PAPER_RECIPE is the seed paper's.
+DEFAULT_MAX_DISTANCE = 12
+DEFAULT_SKETCH_BITS = 256
+DEFAULT_MIN_SIMILARITY = 0.84
+DEFAULT_IDF = False
+DEFAULT_TF = "log"
+TF_MODES = ("log", "raw")
+DEFAULT_MIN_FIELD_SIMILARITY = 0.75
+FINGERPRINTS = ("auto", "row", "fields")
+PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None},
+                "text": {"idf": False, "tf": "raw"},
+                "table": {"fingerprint": "row"}}
+DEFAULT_BATCH_SIZE = 1000
+DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
+DEFAULT_STORE_URL = "sqlite:///dedup-store.db"
+# Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
+KEYS = {
+    "": {"source", "store", "simhash", "tables", "text"},
+    "source": {"url", "batch_size"},
+    "store": {"url", "bucket_size"},
+    "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
+    "text": {"stopwords", "hmm", "workers", "idf", "tf"},
+    "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
+    "tables.<name>.fields.<column>": {"kind", "weight", "n"},
+}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One source column that contributes features: ``short`` (whole value), ``text`` (jieba terms)
+    or ``chars`` (character n-grams, robust to typos in names, addresses and numbers)."""
+
+    name: str
+    kind: str
+    weight: float
+    n: int | None = None  # chars: characters per n-gram
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    name: str
+    key: str
+    fields: tuple[FieldSpec, ...]
+    watermark: str | None = None
+    display: tuple[str, ...] = ()
+    fingerprint: str = "row"  # row: one SimHash of all features; fields: each field its own block
+
+    @property
+    def by_field(self) -> bool:
+        return self.fingerprint == "fields"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Every source column the run reads, key first, without repeats."""
+        cols = [self.key, *(f.name for f in self.fields)]
+        if self.watermark:
+            cols.append(self.watermark)
+        cols.extend(self.display)
+        return tuple(dict.fromkeys(cols))
+
+
+@dataclass(frozen=True)
+class TextConfig:
+    """How long text is segmented: the stopword file (None = bundled list), jieba's HMM switch, and
+    how many processes segment and fingerprint rows ("auto" = one per core)."""
+
+    stopwords: Path | None = None
+    hmm: bool = True
+    workers: int | str = "auto"
+    idf: bool = DEFAULT_IDF  # weight terms and n-grams by inverse document frequency (learned by `full`)
+    tf: str = DEFAULT_TF  # a term counted n times in a field weighs n (raw) or 1 + ln n (log)
+
+
+@dataclass(frozen=True)
+class Config:
+    source_url: str
+    store_url: str
+    max_distance: int = DEFAULT_MAX_DISTANCE
+    blocks: int | None = None  # None: as many as give every block table a useful key (dedup.index.blocks)
+    sketch_bits: int = DEFAULT_SKETCH_BITS
+    min_similarity: float | None = DEFAULT_MIN_SIMILARITY
+    min_field_similarity: float = DEFAULT_MIN_FIELD_SIMILARITY
+    batch_size: int = DEFAULT_BATCH_SIZE
+    bucket_size: int = DEFAULT_BUCKET_SIZE
+    tables: Mapping[str, TableConfig] = field(default_factory=dict)
+    text: TextConfig = TextConfig()
+    path: Path | None = None
+
+    def table(self, name: str | None) -> TableConfig:
+        """The named table, or the only one when the config has a single table."""
+        if name is None:
+            if len(self.tables) == 1:
+                return next(iter(self.tables.values()))
+            raise ConfigError(f"choose a table with --table (configured: {', '.join(self.tables)})")
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise ConfigError(
+                f"table {name!r} is not in the config (configured: {', '.join(self.tables) or 'none'})"
+            ) from None

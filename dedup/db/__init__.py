@@ -1,0 +1,1 @@
+"""The databases dedup reads: the source table (streamed by keyset), engines, masked errors."""

@@ -1,0 +1,1 @@
+"""Measuring detection quality: pairwise metrics (metrics), sweeps of the recipe (sweep), charts (chart, summary)."""

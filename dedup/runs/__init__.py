@@ -1,0 +1,1 @@
+"""Runs: a table's recipe, the shared stages, and the full and incremental runs built from them."""

@@ -1,0 +1,110 @@
+"""The MongoDB store's documents and URL handling: plain functions the store and its block writer share."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import re
+from urllib.parse import unquote, urlsplit
+
+from bson.int64 import Int64
+
+from ..db.masking import mask_secrets
+from ..errors import ConfigError, StoreError
+from ..index.groups import Group, Pair
+from ..index.keys import key_sort
+from .model import Skipped
+
+DEFAULT_TIMEOUT_MS = 5000
+
+
+def database_name(url: str) -> str:
+    try:
+        path = unquote(urlsplit(url).path.lstrip("/"))
+    except ValueError as e:
+        raise ConfigError(f"store.url: cannot use {mask_secrets(url)}: {e}") from None
+    if not path:
+        raise StoreError(f"store {mask_secrets(url)}: name a database in the URL, e.g. mongodb://host:27017/dedup")
+    return path
+
+
+def client_options(url: str) -> dict:
+    """A short server-selection timeout, so a server that is down fails the run at once."""
+    if re.search(r"[?&]serverSelectionTimeoutMS=", url, re.IGNORECASE):
+        return {"appname": "dedup"}
+    return {"appname": "dedup", "serverSelectionTimeoutMS": DEFAULT_TIMEOUT_MS}
+
+
+def describe(e: BaseException) -> str:
+    """The driver's message on one line, without the topology dump, secrets masked."""
+    text = " ".join(str(e).split()) or type(e).__name__
+    for cut in (", Timeout: ", ", full error: ", " (configured timeouts"):
+        text = text.split(cut)[0]
+    return mask_secrets(text[:500])
+
+
+def blocks_name(table: str) -> str:
+    if not table or "$" in table or "\x00" in table:
+        raise StoreError(f"table name {table!r} cannot name a MongoDB collection")
+    return f"blocks.{table}"
+
+
+def chunks(items: list, size: int):
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def unique(table: str, what: str, items) -> None:
+    seen: set = set()
+    for item in items:
+        if item in seen:
+            raise StoreError(f"table {table!r}: {what} {item!r} given twice; nothing was written")
+        seen.add(item)
+
+
+def fingerprint_doc(table: str, key: str, signed_fp: int, sketch: list[int] | None) -> dict:
+    doc = {"table": table, "key": key, "fp": Int64(signed_fp)}
+    if sketch is not None:
+        doc["sketch"] = [Int64(w) for w in sketch]
+    return doc
+
+
+def group_doc(table: str, g: Group, run_id: int) -> dict:
+    return {"table": table, "group_id": int(g.id), "size": g.size,
+            "members": [{"key": k, "distance": int(d)} for k, d in zip(g.keys, g.distances)],
+            "pairs": [{"a": p.a, "b": p.b, "distance": int(p.distance)} for p in g.pairs],
+            "created_run": int(g.created_run if g.created_run is not None else run_id),
+            "updated_run": int(g.updated_run if g.updated_run is not None else run_id),
+            "merged_from": [int(i) for i in g.merged_from]}
+
+
+def group_of(d: dict) -> Group:
+    members = sorted(d["members"], key=lambda m: key_sort(m["key"]))
+    pairs = sorted((Pair(p["a"], p["b"], p["distance"]) for p in d["pairs"]), key=lambda p: (key_sort(p.a), key_sort(p.b)))
+    return Group(int(d["group_id"]), [m["key"] for m in members], [m["distance"] for m in members], pairs,
+                 d.get("created_run"), d.get("updated_run"), list(d.get("merged_from") or []))
+
+
+def skipped_doc(table: str, s: Skipped) -> dict:
+    return {"table": table, "key": s.key, "reason": s.reason, "detail": (s.detail or "")[:2000]}
+
+
+def plain(value):
+    """JSON-shaped copy (as the SQL store keeps it), so only BSON-safe values reach a document."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as e:
+        raise StoreError(f"cannot store {value!r}: {e}") from None
+
+
+def utc(when: _dt.datetime | None) -> _dt.datetime | None:
+    """Naive UTC at BSON's millisecond precision, so what is read back equals what was stored."""
+    if when is None:
+        return None
+    if when.tzinfo is not None:
+        when = when.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    return when.replace(microsecond=when.microsecond // 1000 * 1000)
+
+
+def now() -> _dt.datetime:
+    return utc(_dt.datetime.now(_dt.timezone.utc))

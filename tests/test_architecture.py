@@ -1,0 +1,113 @@
+"""The rooms of the package and the rules between them (README, "Architecture").
+
+- ``index/`` is the algorithm on integers: it imports nothing else of dedup.
+- ``text/`` turns values into hashed, weighted features: it may use ``index/`` and ``config/``.
+- Neither ``text/`` nor ``index/`` imports ``store/``, ``runs/`` or a database: stores persist
+  what the pipeline hands them, and from ``index/`` they take only the data types (groups, keys).
+- ``runs/`` chains the stages; ``eval/``, ``report/`` and the CLI sit on top.
+
+Also checked: no module of the package or of bench/ is over 400 lines (data files apart), and
+pyproject.toml lists every package of the tree.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "dedup"
+MAX_LINES = 400
+# room -> the rooms it may import from (besides itself and dedup.errors)
+ALLOWED = {
+    "index": set(),
+    "text": {"index", "config"},
+    "config": {"index"},
+    "db": {"config", "text"},
+    "store": {"index", "db"},
+    "runs": {"config", "db", "index", "store", "text"},
+    "eval": {"config", "db", "index", "report", "runs", "store", "text"},
+    "report": {"config", "db", "index", "store", "text"},
+    "demo": set(),
+}
+STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every dedup module ``path`` imports, relative imports resolved."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("dedup"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("dedup"):
+                out.add(module)
+                out.update(f"{module}.{a.name}" for a in node.names)  # `from . import x` names a module
+    return out
+
+
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and (PACKAGE / parts[1]).is_dir() else None
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_room_imports_only_what_it_may(path):
+    room = _room(_module_name(path))
+    if room is None:  # the top level (cli, errors, __init__) may use everything
+        return
+    allowed = ALLOWED[room] | {room}
+    for module in _imports(path):
+        target = _room(module)
+        if target is None:
+            assert module in ("dedup", "dedup.errors") or not module.startswith("dedup."), \
+                f"{path.name} (room {room}) imports {module}"
+            continue
+        assert target in allowed, f"{_module_name(path)} (room {room}) may not import {module}"
+        if room == "store" and target == "index":
+            assert any(module.startswith(m) for m in STORE_MAY_USE_FROM_INDEX), \
+                f"{_module_name(path)}: a store keeps what it is given; it may not use {module}"
+
+
+def test_the_rule_catches_a_forbidden_import(tmp_path, monkeypatch):
+    """The check above really reads imports: a text module importing the store is caught."""
+    fake = PACKAGE / "text" / "segment.py"
+    imports = _imports(fake)
+    assert "dedup.text.normalize" in imports  # `from .normalize import ...` resolved
+    bad = tmp_path / "bad.py"
+    bad.write_text("from ..store import open_store\n", encoding="utf-8")
+    monkeypatch.setattr(Path, "relative_to", lambda self, other: Path("dedup/text/bad.py"))
+    assert "dedup.store" in _imports(bad)
+
+
+@pytest.mark.parametrize("path", MODULES + sorted((ROOT / "bench").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_is_over_400_lines(path):
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+
+
+def test_pyproject_lists_every_package():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = set(re.findall(r'"(dedup(?:\.[\w]+)*)"', pyproject.split("packages = [", 1)[1].split("]", 1)[0]))
+    on_disk = {_module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("__init__.py")}
+    on_disk |= {"dedup._migrations" + _module_name(p.parent / "__init__.py")[len("migrations"):]
+                for p in (ROOT / "migrations").rglob("__init__.py")}
+    assert listed == on_disk
