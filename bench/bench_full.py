@@ -39,7 +39,7 @@ from dedup.features import Featurizer
 from dedup.fingerprint import simhash_batch
 from dedup.parallel import resolve_workers
 from dedup.pipeline import FullResult, find_groups, make_featurizer, run_full
-from dedup.sample import SampleTable, generate_petitions, write_sample_db
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.segment import tokenizer
 from dedup.source import Source
 

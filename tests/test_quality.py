@@ -14,7 +14,7 @@ from dedup.verify import SketchVerifier
 from dedup.features import Featurizer
 from dedup.fingerprint import HashedFeatures
 from dedup.groups import row_pairs
-from dedup.sample import generate_petitions, write_sample_db, write_truth_csv
+from dedup.demo.generator import generate_petitions, write_sample_db, write_truth_csv
 from dedup.segment import Segmenter
 from dedup.terms import TermModel
 

@@ -52,19 +52,19 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 from bench.labelled.common import Labelled, write_truth_csv  # noqa: E402
 
-from dedup.sample import (
-    _BRANDS,
-    _COMMUNITIES,
-    _COMPOUND_SURNAMES,
-    _DISTRICTS,
-    _GIVEN,
-    _RIVERS,
-    _ROADS,
-    _SCHOOL_KINDS,
-    _SHOP_KINDS,
-    _STREETS,
-    _SURNAMES,
-)
+from dedup.demo.vocabulary import words  # noqa: E402
+
+_BRANDS = words("brands")
+_COMMUNITIES = words("communities")
+_COMPOUND_SURNAMES = words("compound_surnames")
+_DISTRICTS = words("districts")
+_GIVEN = words("given")
+_RIVERS = words("rivers")
+_ROADS = words("roads")
+_SCHOOL_KINDS = words("school_kinds")
+_SHOP_KINDS = words("shop_kinds")
+_STREETS = words("streets")
+_SURNAMES = words("surnames")
 
 __all__ = ["Labelled", "generate_petitions", "write_sqlite", "write_truth_csv", "KINDS"]
 
