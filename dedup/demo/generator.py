@@ -2,7 +2,9 @@
 
 Real petitions are personal data, so benchmarks and demos run on generated ones; the planted groups
 are the ground truth that precision and recall are measured against. Only ``random.Random(seed)``
-is used, so a (n_rows, seed, duplicate_share) triple always yields the same table.
+is used, so a (n_rows, seed, duplicate_share) triple always yields the same table. The words and
+sentence templates are data files (dedup/demo/data, read by vocabulary.py); writing.py fills them in,
+edits.py makes the copies and odd rows, and this module decides which rows are which.
 """
 
 from __future__ import annotations
