@@ -40,7 +40,7 @@ from dedup.index.fingerprint import simhash_batch
 from dedup.runs.parallel import resolve_workers
 from dedup.runs.full import FullResult, run_full
 from dedup.runs.recipe import Recipe
-from dedup.sample import SampleTable, generate_petitions, write_sample_db
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.text.segment import tokenizer
 from dedup.db.source import Source
 

@@ -2,7 +2,7 @@
 
     python bench/bench_incremental.py [--stored 100000] [--new 1000] [--postgres]
 
-Generates the sample petitions table (dedup.sample), runs `full` over the first --stored rows,
+Generates the sample petitions table (dedup.demo), runs `full` over the first --stored rows,
 appends --new rows, runs `incremental`, and prints the incremental run's seconds and the number
 of store round trips (SQL statements sent), next to a full run over all rows measured in the
 same process: the baseline incremental runs exist to beat. SQLite always; PostgreSQL with
@@ -27,7 +27,7 @@ import dedup.runs.locking as pipeline  # where runs open their store
 from dedup.config import parse_config
 from dedup.runs.incremental import run_incremental
 from dedup.runs.full import run_full
-from dedup.sample import SampleTable, generate_petitions, write_sample_db
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 POSTGRES = os.environ.get("DEDUP_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

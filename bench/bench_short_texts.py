@@ -2,7 +2,7 @@
 
     python bench/bench_short_texts.py [--rows 10000] [--seed 42]
 
-Fingerprints the sample petitions (dedup.sample) twice — whole, and with the content cut to its
+Fingerprints the sample petitions (dedup.demo) twice — whole, and with the content cut to its
 first sentence (median about 30 characters) — with the content field alone and with the demo's
 fields (name, phone, address short; title, content text), and counts the pairs within k = 3 that
 join two different planted clusters (false) or the same one (true).
@@ -18,7 +18,7 @@ from dedup.index.candidates import near_pairs
 from dedup.config import FieldSpec
 from dedup.text.features import Featurizer
 from dedup.index.fingerprint import simhash_batch
-from dedup.sample import generate_petitions
+from dedup.demo.generator import generate_petitions
 from dedup.text.segment import Segmenter, load_stopwords
 
 CONTENT_ONLY = (FieldSpec("content", "text", 1.0),)

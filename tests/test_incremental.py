@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from dedup.errors import ConfigError, LockedError
 from dedup.runs.incremental import run_incremental
 from dedup.runs.full import run_full
-from dedup.sample import SampleTable, generate_petitions, write_sample_db
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import config_for
 from test_pipeline import BASE, OTHER

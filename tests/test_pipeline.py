@@ -9,7 +9,7 @@ from dedup.errors import ConfigError
 from dedup.index.groups import UnionFind
 from dedup.index.keys import key_sort
 from dedup.runs.full import run_full
-from dedup.sample import generate_petitions, write_sample_db
+from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import config_for, make_table, petition
 

@@ -14,7 +14,7 @@ from dedup.index.verify import SketchVerifier
 from dedup.text.features import Featurizer
 from dedup.index.fingerprint import HashedFeatures
 from dedup.index.pairs import row_pairs
-from dedup.sample import generate_petitions, write_sample_db, write_truth_csv
+from dedup.demo.generator import generate_petitions, write_sample_db, write_truth_csv
 from dedup.text.segment import Segmenter
 from dedup.text.terms import TermModel
 

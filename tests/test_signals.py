@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from dedup.sample import generate_petitions, write_sample_db
+from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .sample import generate_petitions, write_sample_db, write_truth_csv
+from .generator import generate_petitions, write_sample_db, write_truth_csv
 
 DEMO_CONFIG = """\
 # Written by `dedup demo`. Paths are relative to this file.
