@@ -15,22 +15,20 @@ import argparse
 import datetime as dt
 import json
 import os
-import platform
-import random
 import sys
 import tempfile
 import time
-import uuid
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
-from urllib.parse import quote
 
 import numpy as np
-import sqlalchemy as sa
 import yaml
 from cityhash import CityHash64
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.support import (POSTGRES_URL, machine_facts, pairs2, postgres_reachable, postgres_schema,  # noqa: E402
+                           rate, sqlite_url, subsample, timed)
 
 from dedup.index.candidates import brute_force_pairs, near_pairs
 from dedup.config import Config, parse_config
@@ -44,52 +42,11 @@ from dedup.demo.generator import SampleTable, generate_petitions, write_sample_d
 from dedup.text.segment import tokenizer
 from dedup.db.source import Source
 
-POSTGRES_URL = os.environ.get("DEDUP_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 MAX_DISTANCE = 3
 PY_SIMHASH_MAX_ROWS = 5_000  # the pure-Python loop is slow on 100k rows; a subsample gives its rate
 BRUTE_FORCE_MAX_ROWS = 20_000  # all-pairs is quadratic; a subsample checks agreement and its cost
 SHORT_CONTENT = 40  # characters: content shorter than this (or NULL/blank) counts as a short text
 HAMMING_BUCKETS = 8  # distances 0..7 counted one by one, then "8+"
-
-
-# ---------------------------------------------------------------------------------------------
-# Small helpers
-
-
-def timed(fn: Callable, *args, **kwargs) -> tuple[object, float]:
-    """Result and wall-clock seconds of one call (perf_counter: monotonic, highest resolution)."""
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.perf_counter() - start
-
-
-def rate(rows: int, seconds: float) -> float:
-    return rows / seconds if seconds > 0 else float("inf")
-
-
-def pairs2(n: int) -> int:
-    """Number of unordered pairs among n items."""
-    return n * (n - 1) // 2
-
-
-def subsample(n: int, limit: int, seed: int) -> list[int]:
-    """Sorted random indices (all of them when n <= limit), reproducible from the seed."""
-    if n <= limit:
-        return list(range(n))
-    return sorted(random.Random(seed).sample(range(n), limit))
-
-
-def machine_facts() -> dict:
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "processes": "1 (text.workers: 1), except the run_full labelled '(auto)'",
-        "numpy": np.__version__,
-        "date": dt.date.today().isoformat(),
-        "load_average_1min": os.getloadavg()[0],  # other work on the machine skews every number
-    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -107,38 +64,6 @@ def bench_config(source_url: str, store_url: str, workers: int | str = 1) -> Con
     raw["simhash"]["max_distance"] = MAX_DISTANCE
     raw.setdefault("text", {})["workers"] = workers
     return parse_config(raw, origin="bench")
-
-
-def sqlite_url(directory: Path, name: str) -> str:
-    return f"sqlite:///{(directory / name).resolve()}"
-
-
-def postgres_reachable() -> str | None:
-    """None when the server answers, else why not."""
-    try:
-        engine = sa.create_engine(POSTGRES_URL)
-        with engine.connect() as conn:
-            conn.execute(sa.text("SELECT 1"))
-        engine.dispose()
-        return None
-    except Exception as e:  # any driver error means unreachable
-        return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
-
-
-@contextmanager
-def postgres_schema() -> Iterator[str]:
-    """A fresh schema (as tests/conftest.py makes them), dropped afterwards; yields a URL that uses it."""
-    schema = "bench_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    sep = "&" if "?" in POSTGRES_URL else "?"
-    try:
-        yield f"{POSTGRES_URL}{sep}options={quote(f'-csearch_path={schema}')}"
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 # ---------------------------------------------------------------------------------------------

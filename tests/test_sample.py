@@ -15,7 +15,7 @@ import pytest
 
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db, write_truth_csv
 
-STOPWORDS = Path(__file__).resolve().parent.parent / "dedup" / "data" / "stopwords-zh.txt"
+STOPWORDS = Path(__file__).resolve().parent.parent / "dedup" / "text" / "data" / "stopwords-zh.txt"
 
 
 @pytest.fixture(scope="module")
