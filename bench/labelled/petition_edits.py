@@ -6,6 +6,7 @@ import random
 import re
 from datetime import datetime
 
+from dedup.demo.draws import homophone_edit
 from bench.labelled.petition_slots import _int, _phone, _pick, _sample, _Slots, _weighted
 from bench.labelled.petition_vocab import (
     _COMMA_TO_HALF, _COMMUNITIES_ALL, _DIGIT_RUN, _DIGITS_TO_FULL, _EXCLAIM_TO_HALF, _FOLLOW_UPS, _GREETINGS,
@@ -68,16 +69,7 @@ def _edit_width(rng: random.Random, s: list[str]) -> None:
 
 
 def _typo_in(rng: random.Random, text: str) -> str | None:
-    present = [(a, b) for a, b in _HOMOPHONES if a in text]
-    if not present:
-        return None
-    old, new = _pick(rng, present)
-    spots, i = [], text.find(old)
-    while i >= 0:
-        spots.append(i)
-        i = text.find(old, i + 1)
-    at = _pick(rng, spots)
-    return text[:at] + new + text[at + len(old):]
+    return homophone_edit(rng, text, _HOMOPHONES)
 
 
 def _slip(rng: random.Random, text: str) -> str:

@@ -10,28 +10,11 @@ from bench.labelled.petition_vocab import (
     _OFFICIAL_TITLES, _RELATIVES, _RESTAURANT_KINDS, _RIVERS, _ROADS_ALL, _SCHOOL_KINDS, _SHOP_KINDS, _STREETS,
     _SURNAMES, _Topic, _TOWNS, _VILLAGES,
 )
+from dedup.demo.draws import integer as _int, pick as _pick, sample as _sample  # noqa: F401  (shared by the set's modules)
 
 
 # ---------------------------------------------------------------------------------------------
 # Small random helpers (random.Random's own are several calls deep; these keep 20k rows fast)
-
-
-def _pick(rng: random.Random, seq):
-    return seq[int(rng.random() * len(seq))]
-
-
-def _int(rng: random.Random, a: int, b: int) -> int:
-    return a + int(rng.random() * (b - a + 1))
-
-
-def _sample(rng: random.Random, seq, k: int) -> list:
-    items = list(seq)
-    n = len(items)
-    k = min(k, n)
-    for i in range(k):
-        j = i + int(rng.random() * (n - i))
-        items[i], items[j] = items[j], items[i]
-    return items[:k]
 
 
 def _weighted(rng: random.Random, values, weights):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from .draws import homophone_edit
 from .vocabulary import sentences
 from .writing import _ACTIONS, _IMPACTS, _PLACE_KEYS, _TOPICS, _int, _person, _petition, _pick, _sample, _Slots
 
@@ -53,16 +54,7 @@ def _whitespace_edit(rng: random.Random, text: str) -> str:
 
 
 def _homophone_edit(rng: random.Random, text: str) -> str | None:
-    present = [(a, b) for a, b in _HOMOPHONES if a in text]
-    if not present:
-        return None
-    old, new = _pick(rng, present)
-    spots, i = [], text.find(old)
-    while i >= 0:
-        spots.append(i)
-        i = text.find(old, i + 1)
-    at = _pick(rng, spots)
-    return text[:at] + new + text[at + len(old):]
+    return homophone_edit(rng, text, _HOMOPHONES)
 
 
 def _copy(rng: random.Random, base: dict, collective: bool) -> dict:

@@ -7,6 +7,7 @@ import itertools
 import random
 from dataclasses import dataclass
 
+from .draws import integer as _int, pick as _pick, sample as _sample  # noqa: F401  (edits.py imports them from here)
 from .vocabulary import sentences, topics, words
 
 _SURNAMES = words("surnames")
@@ -47,24 +48,6 @@ _CLOSINGS = sentences("closings")
 
 # ---------------------------------------------------------------------------------------------
 # Slot values, made on first use so each petition only draws what its sentences need
-
-
-# random.Random.choice/randint are several Python calls deep; these keep 100k rows to a few seconds.
-def _pick(rng: random.Random, seq):
-    return seq[int(rng.random() * len(seq))]
-
-
-def _int(rng: random.Random, a: int, b: int) -> int:
-    return a + int(rng.random() * (b - a + 1))
-
-
-def _sample(rng: random.Random, seq, k: int) -> list:
-    items = list(seq)
-    n = len(items)
-    for i in range(k):
-        j = i + int(rng.random() * (n - i))
-        items[i], items[j] = items[j], items[i]
-    return items[:k]
 
 
 def _date(rng: random.Random) -> str:
