@@ -2,7 +2,9 @@
 
 PostgreSQL tests get a fresh schema and MariaDB tests a fresh database, dropped afterwards, so
 tests never see each other's tables. Where a server is not reachable the test is skipped with
-the reason, except under CI (``CI`` set), where a missing server fails the run.
+the reason, except under CI (``CI`` set), where a missing server fails the run. Tests of a real
+MongoDB server (tests/mongo_fixtures.py) get the ``mongo_live`` marker here, and the run ends with
+one line counting how they went, so a log shows whether they ran.
 """
 
 from __future__ import annotations
@@ -86,3 +88,44 @@ def db_url(request):
 def _private_cache(tmp_path_factory, monkeypatch):
     """jieba's cache in a per-session directory, not the user's."""
     monkeypatch.setenv("DEDUP_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+# --- live MongoDB: mark the tests, count them, say so in one line --------------------------------
+
+def _is_mongo_live(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return "mongo_live_url" in getattr(item, "fixturenames", ()) or (
+        callspec is not None and "mongo_live" in callspec.params.values())
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _is_mongo_live(item):
+            item.add_marker(pytest.mark.mongo_live)
+
+
+_mongo_live_outcomes: dict[str, str] = {}
+_RANK = {"passed": 0, "skipped": 1, "failed": 2}
+
+
+def pytest_runtest_logreport(report):
+    if "mongo_live" not in report.keywords:
+        return
+    if report.when == "call" or report.outcome != "passed":
+        outcome = report.outcome if report.when == "call" or report.outcome == "skipped" else "failed"
+        if hasattr(report, "wasxfail"):
+            outcome = "skipped"
+        before = _mongo_live_outcomes.get(report.nodeid, "passed")
+        _mongo_live_outcomes[report.nodeid] = max(before, outcome, key=_RANK.__getitem__)
+
+
+def pytest_terminal_summary(terminalreporter):
+    counts = {k: 0 for k in _RANK}
+    for outcome in _mongo_live_outcomes.values():
+        counts[outcome] += 1
+    if not _mongo_live_outcomes and not IN_CI:
+        return
+    uri = os.environ.get("DEDUP_TEST_MONGO_URI") or "unset"
+    terminalreporter.write_line(
+        f"live MongoDB tests (mongo_live, DEDUP_TEST_MONGO_URI={uri}): {len(_mongo_live_outcomes)} ran"
+        f" - passed {counts['passed']}, failed {counts['failed']}, skipped {counts['skipped']}")

@@ -1,7 +1,10 @@
 """MongoDB fixtures: mongomock always; a real server only when DEDUP_TEST_MONGO_URI is set.
 
 A live test gets a fresh database, dropped afterwards. Import the fixtures into a test module
-(``from mongo_fixtures import mongo_live_url``) so pytest sees them.
+(``from mongo_fixtures import mongo_live_url``) so pytest sees them. Without the variable, or with
+a server that does not answer a ping, a live test is skipped with the reason, except under CI
+(``CI`` set), where it fails: CI starts a server and its live tests must run (tests/conftest.py
+marks them ``mongo_live`` and counts them in one summary line).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 MONGO_URI = os.environ.get("DEDUP_TEST_MONGO_URI")
+IN_CI = bool(os.environ.get("CI"))
+PING_TIMEOUT_MS = 10_000
 MOCK_URL = "mongodb://mongomock.invalid:27017/dedup_test"  # only names the database: the client is mongomock's
 
 
@@ -45,10 +50,36 @@ def with_database(uri: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
 
 
+_unreachable: dict[str, str | None] = {}
+
+
+def server_problem(uri: str) -> str | None:
+    """None when the server at ``uri`` answers a ping, else why not (asked once per URI)."""
+    if uri not in _unreachable:
+        import pymongo
+
+        client = pymongo.MongoClient(uri, serverSelectionTimeoutMS=PING_TIMEOUT_MS)
+        try:
+            client.admin.command("ping")
+            _unreachable[uri] = None
+        except Exception as e:  # any driver error means unreachable here
+            _unreachable[uri] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        finally:
+            client.close()
+    return _unreachable[uri]
+
+
+def _require_server() -> None:
+    why = "DEDUP_TEST_MONGO_URI not set" if not MONGO_URI else server_problem(MONGO_URI)
+    if why:
+        if IN_CI:
+            pytest.fail(f"a live MongoDB server is required in CI: {why}")
+        pytest.skip(why if not MONGO_URI else f"MongoDB not reachable at {MONGO_URI}: {why}")
+
+
 @pytest.fixture
 def mongo_live_url():
-    if not MONGO_URI:
-        pytest.skip("DEDUP_TEST_MONGO_URI not set")
+    _require_server()
     import pymongo
 
     name = "dedup_t_" + uuid.uuid4().hex[:12]
