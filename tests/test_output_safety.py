@@ -186,6 +186,13 @@ def test_duplicate_yaml_keys_are_refused_with_their_path_and_lines(runner, tmp_p
                                               "tables.t.fields.title: given twice (lines 7 and 8); keep one\n")
 
 
+def test_recursive_and_merged_yaml_is_not_a_duplicate(runner, tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text('base: &b {url: "sqlite://"}\nsource: {<<: *b, url: "sqlite:///x.db"}\nloop: &l [*l]\n', encoding="utf-8")
+    out = runner.invoke(main, ["-c", str(cfg), "full"])
+    assert out.exit_code == 2 and "given twice" not in out.output and "base: unknown key" in out.output
+
+
 # -- 14. read-only stores and output paths -------------------------------------------------------
 
 def _read_only_runner(directory: Path):

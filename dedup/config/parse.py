@@ -36,8 +36,13 @@ class _StrictLoader(yaml.SafeLoader):
         return super().construct_document(node)
 
 
-def _duplicate_keys(node, path: str):
-    """(key path, message) for each key that appears again in its mapping, at any depth."""
+def _duplicate_keys(node, path: str, seen: set | None = None):
+    """(key path, message) for each key that appears again in its mapping, at any depth (an alias
+    is looked at once, so a recursive one ends)."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
     if isinstance(node, yaml.MappingNode):
         first: dict = {}
         for key, value in node.value:
@@ -49,10 +54,10 @@ def _duplicate_keys(node, path: str):
                                   "keep one")
                 else:
                     first[key.tag, name] = key.start_mark.line + 1
-            yield from _duplicate_keys(value, where)
+            yield from _duplicate_keys(value, where, seen)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            yield from _duplicate_keys(item, f"{path}[{i}]")
+            yield from _duplicate_keys(item, f"{path}[{i}]", seen)
 
 
 class _Problems:
