@@ -112,6 +112,7 @@ def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(MaskingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, handlers=[handler], force=True)
+    logging.captureWarnings(True)  # driver warnings too go through the masking formatter
     ctx.obj = Context(config_path, verbose)
 
 
