@@ -248,6 +248,16 @@ def test_report_writes_nothing_to_a_store(runner, tmp_path):
     assert not (tmp_path / "store.db").exists()
 
 
+def test_report_creates_no_store_tables_on_each_database(runner, db_url, tmp_path):
+    make_table(db_url, [petition(1, BASE)])
+    cfg = config_file(tmp_path, db_url, db_url)
+    out = runner.invoke(main, ["-c", str(cfg), "report", "-f", "json"])
+    assert out.exit_code == 0 and json.loads(out.output)["groups"] == []
+    engine = sa.create_engine(db_url)
+    assert sa.inspect(engine).get_table_names() == ["petitions"]
+    engine.dispose()
+
+
 def test_report_on_a_store_that_needs_migrating_says_so(runner, project, tmp_path):
     with sqlite3.connect(tmp_path / "store.db") as conn:
         conn.execute("UPDATE dedup_alembic_version SET version_num = '0002'")
