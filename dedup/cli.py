@@ -8,6 +8,7 @@ Each command loads the config, calls one library function and turns a DedupError
 from __future__ import annotations
 
 import functools
+from contextlib import nullcontext
 import logging
 import signal
 import sys
@@ -21,6 +22,7 @@ from .config import Config, load_config
 from .errors import DedupError
 from .eval.sweep import DEFAULT_DISTANCES, DEFAULT_SIMILARITIES
 from .db.masking import mask_secrets
+from .report.render import check_output, visible
 
 log = logging.getLogger("dedup")
 
@@ -31,11 +33,19 @@ def _exit_on_sigterm(signum, _frame) -> None:
     raise SystemExit(128 + signum)
 
 
+INTERRUPTED = "Error: interrupted; nothing was written for the unfinished run"
+
+
+def one_line(message: str) -> str:
+    """An error message for the terminal: passwords masked, control characters (data) escaped."""
+    return visible(mask_secrets(message))
+
+
 class MaskingFormatter(logging.Formatter):
-    """Every log line, tracebacks included, with URL passwords masked."""
+    """Every log line, tracebacks included, with URL passwords masked and control characters escaped."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return mask_secrets(super().format(record))
+        return "\n".join(map(visible, mask_secrets(super().format(record)).split("\n")))
 
 
 class Context:
@@ -59,16 +69,17 @@ def handle_errors(fn):
         except DedupError as e:
             if verbose:
                 log.exception("error")
-            click.echo(f"Error: {mask_secrets(str(e))}", err=True)
+            click.echo(f"Error: {one_line(str(e))}", err=True)
             ctx.exit(e.exit_code)
         except KeyboardInterrupt:
-            click.echo("Error: interrupted; nothing was written for the unfinished run", err=True)
+            click.echo(INTERRUPTED, err=True)
             ctx.exit(130)
-        except Exception as e:  # an unexpected failure is still one line unless -v
+        except Exception as e:  # an unexpected failure is still one line; -v logs the traceback, masked
             if verbose:
-                raise
-            click.echo(f"Error: {type(e).__name__}: {mask_secrets(str(e)).splitlines()[0] if str(e) else ''}"
-                       " (run with -v for details)", err=True)
+                log.exception("unexpected error")
+            first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+            click.echo(f"Error: {type(e).__name__}: {one_line(first)}" + ("" if verbose else " (run with -v for details)"),
+                       err=True)
             ctx.exit(1)
 
     return wrapper
@@ -92,7 +103,7 @@ def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
       dedup -c dedup.yaml eval --table petitions --truth truth.csv -f html -o eval.html
 
     Exit codes: 0 success, 1 failure while working, 2 bad usage or configuration,
-    3 the table is locked by another run.
+    3 the table is locked by another run, 130 interrupted (Ctrl-C).
     """
     try:
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
@@ -101,6 +112,7 @@ def main(ctx: click.Context, config_path: str | None, verbose: bool) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(MaskingFormatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING, handlers=[handler], force=True)
+    logging.captureWarnings(True)  # driver warnings too go through the masking formatter
     ctx.obj = Context(config_path, verbose)
 
 
@@ -151,13 +163,10 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
     from .store import open_store
 
     tcfg = config.table(table)
-    store = open_store(config.store_url)
+    store = open_store(config.store_url, read_only=True)
     try:
-        if with_source:
-            with Source(config.source_url, tcfg, config.batch_size) as source:
-                data = build_report(store, config, tcfg, source, since_last_run=since_last_run)
-        else:
-            data = build_report(store, config, tcfg, since_last_run=since_last_run)
+        with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
+            data = build_report(store, config, tcfg, source, since_last_run=since_last_run)
     finally:
         store.close()
     return render(data, fmt, tcfg.display), len(data["groups"])
@@ -230,7 +239,7 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
         except DedupError as e:
             if len(names) == 1:
                 raise
-            click.echo(f"Error: {tcfg.name}: {mask_secrets(str(e))}", err=True)
+            click.echo(f"Error: {one_line(f'{tcfg.name}: {e}')}", err=True)
             worst = e if worst is None or e.exit_code > worst.exit_code else worst
             continue
         finally:
@@ -245,7 +254,7 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @click.option("-t", "--table", help="Configured table (optional when the config has one table).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
               show_default=True, help="json: the documented report; csv: key,group; table: for a terminal.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
 @click.option("--since-last-run", is_flag=True,
               help="Only the groups the table's last successful run created or changed.")
@@ -253,11 +262,21 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
            since_last_run: bool) -> None:
-    """Show the duplicate groups of a table, as its runs left them."""
+    """Show the duplicate groups of a table, as its runs left them.
+
+    Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
+    directory, or a `mode=ro` URI) can be reported.
+    """
+    check_output(output)
     text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run)
+    emit(text, output, f"wrote {n_groups} groups to {output}")
+
+
+def emit(text: str, output: str | None, done: str) -> None:
+    """Print ``text``, or write it to ``output`` and say ``done`` on stderr."""
     if output:
         Path(output).write_text(text, encoding="utf-8")
-        click.echo(f"wrote {n_groups} groups to {output}", err=True)
+        click.echo(done, err=True)
     else:
         click.echo(text, nl=False)
 
@@ -276,7 +295,7 @@ def _numbers(kind, text: str) -> list:
 @click.option("--truth-column", help="A column of the table holding the cluster label instead.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="text: summary and sweeps; json: everything; html: a page with the charts.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--distances", default=",".join(map(str, DEFAULT_DISTANCES)), show_default=True,
               help="simhash.max_distance values to sweep.")
 @click.option("--similarities", default=",".join(map(str, DEFAULT_SIMILARITIES)), show_default=True,
@@ -301,6 +320,7 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
 
     if bool(truth_file) == bool(truth_column):
         raise ConfigError("give either --truth FILE.csv or --truth-column COLUMN")
+    check_output(output)
     config = obj.config()
     name = config.table(table).name
     progress = Progress(name, quiet)
@@ -316,13 +336,8 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
         text = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
     else:
         text = render_eval_html(result) if fmt == "html" else render_eval_text(result)
-    if output:
-        Path(output).write_text(text, encoding="utf-8")
-        c = result["current"]
-        click.echo(f"precision {c['precision']:.4f}, recall {c['recall']:.4f}, F1 {c['f1']:.4f}; wrote {output}",
-                   err=True)
-    else:
-        click.echo(text, nl=False)
+    c = result["current"]
+    emit(text, output, f"precision {c['precision']:.4f}, recall {c['recall']:.4f}, F1 {c['f1']:.4f}; wrote {output}")
 
 
 @main.command()
@@ -365,5 +380,19 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
     click.echo(f"config: {config_path}  (try: dedup -c {config_path} report --format json)", err=True)
 
 
+def entry() -> None:
+    """The `dedup` console script: `main`, with Ctrl-C at any moment one line and exit 130 (click
+    alone would print "Aborted!" and exit 1 when it comes outside a command)."""
+    try:
+        code = main.main(prog_name="dedup", standalone_mode=False)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo(INTERRUPTED, err=True)
+        code = 130
+    except click.ClickException as e:
+        e.show()
+        code = e.exit_code
+    sys.exit(code if isinstance(code, int) else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    entry()

@@ -6,6 +6,7 @@ at once in one ConfigError, so a user fixes the file in one go.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any, Mapping
 import yaml
 
 from ..errors import ConfigError
-from ..index.blocks import BlockLayout
+from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
 from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_DISTANCE,
                     DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, DEFAULT_NGRAM, DEFAULT_SKETCH_BITS,
                     DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, SKETCH_BITS, TF_MODES, Config,
@@ -23,6 +24,40 @@ from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
 _SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
+_MAX_FIELDS = BITS // MIN_KEY_BITS  # a fields fingerprint gives each field its own block of the 64 bits
+log = logging.getLogger("dedup")
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """yaml.SafeLoader that records every key given twice in one mapping, with its key path and lines."""
+
+    def construct_document(self, node):
+        self.duplicates = list(_duplicate_keys(node, ""))
+        return super().construct_document(node)
+
+
+def _duplicate_keys(node, path: str, seen: set | None = None):
+    """(key path, message) for each key that appears again in its mapping, at any depth (an alias
+    is looked at once, so a recursive one ends)."""
+    seen = set() if seen is None else seen
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        first: dict = {}
+        for key, value in node.value:
+            name = str(key.value) if isinstance(key, yaml.ScalarNode) else None
+            where = f"{path}.{name}" if path else str(name)
+            if name is not None and key.tag != "tag:yaml.org,2002:merge":
+                if (key.tag, name) in first:
+                    yield where, (f"given twice (lines {first[key.tag, name]} and {key.start_mark.line + 1}); "
+                                  "keep one")
+                else:
+                    first[key.tag, name] = key.start_mark.line + 1
+            yield from _duplicate_keys(value, where, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield from _duplicate_keys(item, f"{path}[{i}]", seen)
 
 
 class _Problems:
@@ -75,18 +110,26 @@ def load_config(path: str | os.PathLike | None = None) -> Config:
         raise ConfigError(f"config file not found: {p} (pass -c FILE or set DEDUP_CONFIG)") from None
     except OSError as e:
         raise ConfigError(f"cannot read config file {p}: {e.strerror}") from None
+    loader = _StrictLoader(expand_env(raw_text))
     try:
-        data = yaml.safe_load(expand_env(raw_text))
+        data = loader.get_single_data()
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise ConfigError(f"{p}: not valid YAML{where}: {getattr(e, 'problem', e)}") from None
-    return parse_config(data, base_dir=p.resolve().parent, origin=str(p))
+    finally:
+        loader.dispose()
+    return parse_config(data, base_dir=p.resolve().parent, origin=str(p),
+                        found=getattr(loader, "duplicates", []))
 
 
-def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config") -> Config:
-    """Turn parsed YAML into a Config, reporting every problem at once."""
+def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config",
+                 found: list[tuple[str, str]] = ()) -> Config:
+    """Turn parsed YAML into a Config, reporting every problem at once (with ``found``, the
+    problems the YAML loader saw, such as a key given twice)."""
     problems = _Problems(origin)
+    for path, message in found:
+        problems.add(path, message)
     if not isinstance(data, dict):
         problems.add("", "the file must be a mapping with source, store and tables")
         problems.raise_if_any()
@@ -217,11 +260,16 @@ def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None
         fingerprint = "auto"
     if fingerprint == "auto":  # records without text: compare field by field
         fingerprint = "fields" if len(fields) >= 2 and all(f.kind != "text" for f in fields) else "row"
+        if fingerprint == "fields" and len(fields) > _MAX_FIELDS:
+            fingerprint = "row"
+            log.warning("%s: %d fields without text, more than a fields fingerprint takes (%d): comparing "
+                        "whole rows; set fingerprint: row to say so", path, len(fields), _MAX_FIELDS)
     if fingerprint == "fields":
         try:
             BlockLayout.for_fields(len(fields))
         except ValueError as e:
-            problems.add(f"{path}.fingerprint", str(e))
+            fix = f"keep at most {_MAX_FIELDS} fields" if len(fields) > _MAX_FIELDS else "add a field"
+            problems.add(f"{path}.fingerprint", f"{e}: set fingerprint: row, or {fix}")
     if not key or not fields:
         return None
     return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display,
@@ -309,12 +357,23 @@ def _resolve_path(value: str, base_dir: Path | None) -> Path:
 
 
 def _resolve_sqlite(url: str | None, base_dir: Path | None) -> str:
-    """Make a relative SQLite file path relative to the config file, not to the working directory."""
+    """Make a relative SQLite file path relative to the config file, not to the working directory.
+
+    A SQLite URI filename (``sqlite:///file:store.db?mode=ro``) stays one, its path resolved the
+    same way, and gets ``uri=true`` so that SQLite reads its parameters.
+    """
     if not url:
         return url or ""
     m = _SQLITE_RELATIVE.match(url)
-    if base_dir is not None and m:
+    if m:
         path, sep, query = url[m.end():].partition("?")
-        if path and path != ":memory:":
+        if path.startswith("file:"):
+            rest = path[len("file:"):]
+            if base_dir is not None and not rest.startswith("/") and not rest.startswith(":memory:"):
+                path = f"file:{base_dir}/{rest}"
+            if not re.search(r"(^|&)uri=", query):
+                query = "&".join(filter(None, [query, "uri=true"]))
+            return m.group(0) + path + "?" + query
+        if base_dir is not None and path and path != ":memory:":
             return m.group(0) + str(base_dir / path) + sep + query
     return url

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
+from urllib.parse import quote, unquote, urlparse
+
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..errors import ConfigError
-from .masking import mask_secrets
+from .masking import mask_secrets, remember_secrets
 
 
 def make_engine(url: str, what: str) -> sa.Engine:
     """An engine for a configured URL; a malformed URL or missing driver is a configuration error."""
+    remember_secrets(url)
     try:
         u = sa.make_url(url)
         if u.get_backend_name() in ("mysql", "mariadb") and "charset" not in u.query:
@@ -26,3 +30,28 @@ def first_line(e: BaseException) -> str:
     inner = getattr(e, "orig", None) or e
     text = str(inner).strip().splitlines()
     return mask_secrets(text[0] if text else type(inner).__name__)
+
+
+def read_only_sqlite_url(url: str) -> str | None:
+    """The URL that reads a SQLite store file without writing to it; None when the file does not exist.
+
+    The file is opened as a URI filename with ``mode=ro``; where its directory cannot be written
+    and no WAL index (``-shm``) is there, SQLite could not make one, so it is opened ``immutable=1``.
+    Other URLs (servers, in-memory SQLite) are returned unchanged.
+    """
+    u = sa.make_url(url)
+    db = u.database
+    if u.get_backend_name() != "sqlite" or not db or db == ":memory:" or u.query.get("mode") == "memory":
+        return url
+    query = dict(u.query)
+    if db.startswith("file:"):  # already a URI filename: it may say mode= itself
+        path = os.path.abspath(unquote(urlparse(db).path))
+        query.setdefault("mode", "ro")
+    else:
+        path = os.path.abspath(db)
+        db, query["mode"] = "file:" + quote(path), "ro"
+    if not os.path.isfile(path):
+        return None
+    if not os.access(os.path.dirname(path), os.W_OK) and not os.path.exists(path + "-shm"):
+        query["immutable"] = "1"
+    return u.set(database=db, query={**query, "uri": "true"}).render_as_string(hide_password=False)

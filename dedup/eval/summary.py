@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from ..report.render import _width
+from ..report.render import _width, visible
 from .chart import SCORES, TEXT_PAIRS_SHOWN, _fmt, _fmt_value, _same, _score
+
+
+def _text(v) -> str:
+    """A cell from the data (a table name, key or cluster label), its control characters escaped."""
+    return visible(_fmt(v))
 
 
 def _columns(header: list[str], rows: list[list[str]], left: tuple[int, ...] = ()) -> list[str]:
@@ -19,9 +24,9 @@ def _columns(header: list[str], rows: list[list[str]], left: tuple[int, ...] = (
 def render_eval_text(result: dict) -> str:
     """A compact terminal summary: current metrics, one table per sweep, the first false and missed pairs."""
     cur = result.get("current") or {}
-    lines = [f"{_fmt(result.get('table'))}: {_fmt(result.get('rows'))} rows, "
+    lines = [f"{_text(result.get('table'))}: {_fmt(result.get('rows'))} rows, "
              f"{_fmt(result.get('truth_clusters'))} truth clusters",
-             f"current ({_fmt(cur.get('label'))}): precision {_score(cur.get('precision'))}  "
+             f"current ({_text(cur.get('label'))}): precision {_score(cur.get('precision'))}  "
              f"recall {_score(cur.get('recall'))}  f1 {_score(cur.get('f1'))}  groups {_fmt(cur.get('groups'))}",
              f"  pairs: {_fmt(cur.get('predicted_pairs'))} predicted, {_fmt(cur.get('true_pairs'))} true, "
              f"{_fmt(cur.get('correct_pairs'))} correct"]
@@ -37,7 +42,7 @@ def render_eval_text(result: dict) -> str:
             continue
         more = f", the first {TEXT_PAIRS_SHOWN}" if len(pairs) > TEXT_PAIRS_SHOWN else ""
         lines += ["", f"{title}: {len(pairs):,}{more}"]
-        rows = [[_fmt(p.get(k)) for k in ("a", "b", "distance", "similarity", "a_cluster", "b_cluster")]
+        rows = [[_text(p.get(k)) for k in ("a", "b", "distance", "similarity", "a_cluster", "b_cluster")]
                 for p in pairs[:TEXT_PAIRS_SHOWN]]
         if rows:
             lines += _columns(["a", "b", "distance", "similarity", "a cluster", "b cluster"], rows, left=(0, 1, 4, 5))

@@ -6,9 +6,21 @@ import csv
 import html
 import io
 import json
+import os
+import re
 import unicodedata
+from pathlib import Path
+
+from ..errors import ConfigError
 
 FORMATS = ("table", "json", "csv", "html")
+
+# A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV Injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# C0 and C1 controls, DEL, and the characters that move or reorder a terminal's text: line and
+# paragraph separators, bidirectional marks, embeddings, overrides and isolates.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def render(report: dict, fmt: str, display: tuple[str, ...] = ()) -> str:
@@ -23,13 +35,41 @@ def render(report: dict, fmt: str, display: tuple[str, ...] = ()) -> str:
     raise ValueError(f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
 
 
+def csv_cell(value) -> str:
+    """A cell a spreadsheet shows as text: one starting like a formula gets a leading ``'``."""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def visible(value) -> str:
+    """Text a terminal shows but never obeys: control characters as escapes (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    def escape(m: re.Match) -> str:
+        c = m.group()
+        return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+    return _CONTROL.sub(escape, str(value))
+
+
+def check_output(path: str | None) -> None:
+    """Refuse an --output file that cannot be written, before any work starts (exit 2)."""
+    target = Path(path or ".")
+    parent = target.parent
+    problem = ("it is a directory" if target.is_dir() else f"directory {parent} does not exist"
+               if not parent.is_dir() else "the file is not writable" if target.exists()
+               and not os.access(target, os.W_OK) else f"directory {parent} is not writable"
+               if not target.exists() and not os.access(parent, os.W_OK | os.X_OK) else None)
+    if path and problem:
+        raise ConfigError(f"cannot write --output {path}: {problem}")
+
+
 def to_csv(report: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    # with "\n" ending the rows, the csv module would leave a lone "\r" unquoted
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
     w.writerow(["key", "group"])
     for g in report["groups"]:
         for r in g["rows"]:
-            w.writerow([r["key"], g["group"]])
+            (quoted if "\r" in r["key"] else w).writerow([csv_cell(r["key"]), g["group"]])
     return buf.getvalue()
 
 
@@ -39,7 +79,7 @@ def _width(text: str) -> int:
 
 
 def _clip(text: str | None, limit: int) -> str:
-    text = " ".join((text or "").split())
+    text = visible(" ".join((text or "").split()))
     if _width(text) <= limit:
         return text + " " * (limit - _width(text))
     out, used = [], 0
@@ -55,19 +95,20 @@ def _clip(text: str | None, limit: int) -> str:
 def to_table(report: dict, display: tuple[str, ...] = (), text_width: int = 40) -> str:
     """Readable in a terminal: one block per group, a line per row with its display columns."""
     groups = report["groups"]
-    lines = [f"{report['table']}: {len(groups)} duplicate groups, {sum(g['size'] for g in groups)} rows "
+    lines = [f"{visible(report['table'])}: {len(groups)} duplicate groups, {sum(g['size'] for g in groups)} rows "
              f"(max distance {report['max_distance']})"]
     if report.get("note"):
-        lines.append(report["note"])
+        lines.append(visible(report["note"]))
     cols = [c for c in display if c not in ("key", "distance")]
     for g in groups:
         lines.append("")
         worst = max((p["distance"] for p in g["pairs"]), default=0)
         merged = f" (merged with groups {', '.join(map(str, g['merged_from']))})" if g.get("merged_from") else ""
         lines.append(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}")
-        key_w = max(3, *(len(r["key"]) for r in g["rows"]))
-        for r in g["rows"]:
-            cells = [r["key"].rjust(key_w), f"d={r['distance']}"]
+        keys = [visible(r["key"]) for r in g["rows"]]
+        key_w = max(3, *map(_width, keys))
+        for key, r in zip(keys, g["rows"]):
+            cells = [" " * (key_w - _width(key)) + key, f"d={r['distance']}"]
             for c in cols:
                 v = r.get(c)
                 if v is not None:
@@ -79,7 +120,7 @@ def to_table(report: dict, display: tuple[str, ...] = (), text_width: int = 40) 
         lines.append("")
         lines.append(f"skipped: {len(skipped) - len(unreadable)} rows without features, "
                      f"{len(unreadable)} unreadable" + (
-                         " (" + ", ".join(s["key"] for s in unreadable[:10]) + ("…" if len(unreadable) > 10 else "")
+                         " (" + ", ".join(visible(s["key"]) for s in unreadable[:10]) + ("…" if len(unreadable) > 10 else "")
                          + ")" if unreadable else ""))
     return "\n".join(lines) + "\n"
 

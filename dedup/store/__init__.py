@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..db.masking import mask_secrets
+from ..db.masking import mask_secrets, remember_secrets
 from .base import Store
 from .model import BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, TermCounts
 
@@ -10,19 +10,25 @@ __all__ = ["open_store", "Store", "BlockEntries", "RunRecord", "Skipped", "Table
            "TermCounts"]
 
 
-def open_store(url: str, migrate: bool = True, bucket_size: int = 50_000) -> Store:
-    """The store for a URL: ``mongodb://`` / ``mongodb+srv://`` or any SQLAlchemy URL."""
+def open_store(url: str, migrate: bool = True, bucket_size: int = 50_000, read_only: bool = False) -> Store:
+    """The store for a URL: ``mongodb://`` / ``mongodb+srv://`` or any SQLAlchemy URL.
+
+    ``read_only`` (for reports): a SQL store is opened without creating, migrating or writing
+    anything (a SQLite file read-only); one whose schema needs migrating is refused with that advice.
+    """
+    remember_secrets(url)
     if _is_mongo(url):
         from .mongo import MongoStore
 
         return MongoStore(url, migrate=migrate, bucket_size=bucket_size)
     from .sql import SqlStore
 
-    return SqlStore(url, migrate=migrate)
+    return SqlStore(url, migrate=migrate, read_only=read_only)
 
 
 def migrate_store(url: str) -> str:
     """Apply the store's migrations; returns a one-line account of what was done."""
+    remember_secrets(url)
     if _is_mongo(url):
         return _migrate_mongo(url)
     from ..errors import StoreError

@@ -15,7 +15,7 @@ import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from ..db.engine import first_line, make_engine
+from ..db.engine import first_line, make_engine, read_only_sqlite_url
 from ..db.masking import mask_secrets
 from ..errors import LockedError, StoreError
 from ..index.groups import Group, Pair
@@ -23,7 +23,7 @@ from ..index.keys import key_sort
 from . import sql_schema as S
 from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches,
                     checked_terms, signed_hashes, to_signed, to_unsigned)
-from .sql_migrate import ensure_schema
+from .sql_migrate import current_revision, ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
 # term hashes per IN (...): small enough that PostgreSQL probes the primary key rather than
@@ -32,14 +32,20 @@ _TERMS_CHUNK = 1000
 
 
 class SqlStore:
-    def __init__(self, url: str, migrate: bool = True, **_ignored):
+    def __init__(self, url: str, migrate: bool = True, read_only: bool = False, **_ignored):
+        """``read_only``: open for reading only (report): a SQLite file read-only, nothing created or
+        migrated; a store without dedup's tables (or no file at all) reads as empty."""
         self.url = url
-        self.engine = make_engine(url, "store")
+        opened = read_only_sqlite_url(url) if read_only else url
+        self.empty = opened is None  # a SQLite file that does not exist: never create it
+        self.engine = make_engine(opened or "sqlite://", "store")
         self.statements = 0  # round trips to the database, for benchmarks
         sa.event.listen(self.engine, "before_cursor_execute", self._count)
         if self.engine.dialect.name == "sqlite":
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        if migrate:
+            sa.event.listen(self.engine, "connect", _sqlite_busy if read_only else _sqlite_pragmas)
+        if read_only and not self.empty:
+            self.empty = self._guard(_schema_absent, self.engine)
+        elif migrate:
             self._guard(ensure_schema, self.engine)
 
     def _count(self, *_args) -> None:
@@ -49,7 +55,8 @@ class SqlStore:
         try:
             return fn(*args)
         except sa_exc.SQLAlchemyError as e:
-            raise StoreError(f"store {mask_secrets(self.url)}: {first_line(e)}") from None
+            hint = " (is the store's file or directory read-only?)" if "unable to open database file" in str(e) else ""
+            raise StoreError(f"store {mask_secrets(self.url)}: {first_line(e)}{hint}") from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -116,6 +123,9 @@ class SqlStore:
 
     # -- reads ---------------------------------------------------------------------------------
     def state(self, table: str) -> TableState | None:
+        if self.empty:
+            return None
+
         def read():
             t = S.tables.c
             with self.engine.connect() as conn:
@@ -349,8 +359,24 @@ def _now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)
 
 
+def _schema_absent(engine: sa.Engine) -> bool:
+    """Read-only: True for a store without dedup's tables; a schema at another revision is refused
+    (it says whether to run `dedup migrate`); nothing is written."""
+    with engine.connect() as conn:
+        if current_revision(conn) is None:
+            return True
+    ensure_schema(engine)  # at this revision: returns; else raises, before any write
+    return False
+
+
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
+    cur.close()
+    _sqlite_busy(dbapi_conn, _record)
+
+
+def _sqlite_busy(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
