@@ -5,16 +5,34 @@ Python use mirrors the command line::
     from dedup import load_config, run_full, run_incremental
     result = run_full(load_config("dedup.yaml"), "petitions")
     nightly = run_incremental(load_config("dedup.yaml"), "petitions")
+
+The names below are imported on first use, so ``import dedup`` (and the command line's start-up,
+where Ctrl-C must stay catchable) does not load the whole pipeline.
 """
+
+from importlib import import_module
 
 __version__ = "0.1.0"
 
-from .config import Config, load_config  # noqa: E402
-from .errors import ConfigError, DedupError, LockedError, SourceError, StoreError  # noqa: E402
-from .eval.sweep import run_eval  # noqa: E402
-from .runs.full import FullResult, run_full  # noqa: E402
-from .runs.incremental import IncrementalResult, run_incremental  # noqa: E402
-from .runs.recipe import Recipe  # noqa: E402
+_LAZY = {
+    "Config": ".config", "load_config": ".config",
+    "ConfigError": ".errors", "DedupError": ".errors", "LockedError": ".errors", "SourceError": ".errors",
+    "StoreError": ".errors",
+    "run_eval": ".eval.sweep",
+    "FullResult": ".runs.full", "run_full": ".runs.full",
+    "IncrementalResult": ".runs.incremental", "run_incremental": ".runs.incremental",
+    "Recipe": ".runs.recipe",
+}
+__all__ = [*_LAZY, "__version__"]
 
-__all__ = ["Config", "FullResult", "IncrementalResult", "Recipe", "load_config", "run_eval", "run_full",
-           "run_incremental", "ConfigError", "DedupError", "LockedError", "SourceError", "StoreError", "__version__"]
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dedup' has no attribute {name!r}")
+    value = getattr(import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,5 +1,5 @@
 """``python -m dedup`` runs the command line."""
 
-from .cli import main
+from .console import main
 
-main(prog_name="dedup")
+main()

@@ -19,8 +19,9 @@ import click
 
 from . import __version__
 from .config import Config, load_config
+from .console import INTERRUPTED
 from .errors import DedupError
-from .eval.sweep import DEFAULT_DISTANCES, DEFAULT_SIMILARITIES
+from .eval import DEFAULT_DISTANCES, DEFAULT_SIMILARITIES
 from .db.masking import mask_secrets
 from .report.render import check_output, visible
 
@@ -33,7 +34,6 @@ def _exit_on_sigterm(signum, _frame) -> None:
     raise SystemExit(128 + signum)
 
 
-INTERRUPTED = "Error: interrupted; nothing was written for the unfinished run"
 
 
 def one_line(message: str) -> str:

@@ -85,6 +85,15 @@ def db_url(request):
 
 
 @pytest.fixture(autouse=True)
+def _no_remembered_secrets():
+    """Passwords remembered for masking are process-wide: one test's password must not mask another's output."""
+    yield
+    from dedup.db.masking import forget_secrets
+
+    forget_secrets()
+
+
+@pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
     """jieba's cache in a per-session directory, not the user's."""
     monkeypatch.setenv("DEDUP_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))

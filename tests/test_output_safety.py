@@ -290,7 +290,24 @@ def test_ctrl_c_outside_a_command_is_one_line_and_exit_130(monkeypatch, capsys):
 
 
 def test_the_console_script_is_the_entry_wrapper():
-    assert 'dedup = "dedup.cli:entry"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'dedup = "dedup.console:main"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_ctrl_c_while_dedup_is_still_importing_is_one_line_and_exit_130(monkeypatch, capsys):
+    from dedup import console
+
+    class Interrupted:  # Ctrl-C arriving while the command line's modules are being imported
+        def find_spec(self, name, path=None, target=None):
+            if name == "dedup.cli":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "dedup.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Interrupted(), *sys.meta_path])
+    with pytest.raises(SystemExit) as e:
+        console.main()
+    assert e.value.code == 130
+    assert capsys.readouterr().err == "\nError: interrupted; nothing was written for the unfinished run\n"
 
 
 def test_entry_keeps_exit_codes_and_usage_errors(monkeypatch, capsys):

@@ -42,6 +42,12 @@ def remember_secrets(url: str | None) -> None:
     _secrets.discard("***")
 
 
+def forget_secrets() -> None:
+    """Forget every remembered password (a process that is done with its URLs; tests between cases)."""
+    _secrets.clear()
+    _short_pieces.clear()
+
+
 def mask_secrets(text: str) -> str:
     """Return ``text`` with every URL password, and every remembered password or piece of one, as ``***``."""
     text = str(text)

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..config.model import (DEFAULT_MAX_DISTANCE, DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, Config)
+from ..config.model import Config
 from ..db.source import Source
 from ..index.blocks import BlockLayout
 from ..index.groups import UnionFind
@@ -26,12 +26,9 @@ from ..runs.recipe import Recipe
 from ..runs.stages import read_rows, sketch_rows
 from ..text.normalize import value_to_text
 from ..text.terms import TermModel
+from . import DEFAULT_DISTANCES, DEFAULT_SIMILARITIES
 from .metrics import false_pairs, missed_pairs, pair_quality
 
-# The shipped defaults are among the points swept, so the current setting is always marked.
-DEFAULT_DISTANCES = tuple(sorted({3, 5, 7, 9, 11, 13, DEFAULT_MAX_DISTANCE}))
-DEFAULT_SIMILARITIES = tuple(sorted({0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, DEFAULT_MIN_SIMILARITY,
-                                     DEFAULT_MIN_FIELD_SIMILARITY}))
 SHOWN_PAIRS = 50
 SIMILARITY_BINS = [round(x, 2) for x in np.arange(-0.2, 1.0001, 0.05)]
 
