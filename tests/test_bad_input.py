@@ -98,12 +98,15 @@ def stored_keys(config) -> set[str]:
 # -- keys that repeat ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("batch_size", [1, 2, 3, 4, 7])
-def test_a_key_repeated_across_a_batch_boundary_loses_no_row(sqlite_url, batch_size):
-    loose_table(sqlite_url, [row(k, i) for i, k in enumerate([1, 2, 3, 3, 4, 5, 6], 1)])
-    config = cfg(sqlite_url, "sqlite://", batch_size=batch_size)
-    with Source(sqlite_url, config.table("petitions"), batch_size) as source:
-        read = [r["name"] for b in source.batches() for _k, r in b.rows]
-    assert sorted(read) == [f"name {i}" for i in range(1, 8)]  # every row once, both key-3 rows included
+def test_a_key_repeated_across_a_batch_boundary_loses_no_row(db_url, batch_size):
+    rows = [row(k, i) for i, k in enumerate([1, 2, 3, 3, 4, 5, 6], 1)]
+    rows[3]["updated_at"] = rows[2]["updated_at"]  # by watermark too, the two key-3 rows share a position
+    loose_table(db_url, rows)
+    config = cfg(db_url, "sqlite://", batch_size=batch_size)
+    with Source(db_url, config.table("petitions"), batch_size) as source:
+        for by_watermark in (False, True):
+            read = [r["name"] for b in source.batches(by_watermark=by_watermark) for _k, r in b.rows]
+            assert sorted(read) == [f"name {i}" for i in range(1, 8)]  # every row once, both key-3 rows included
 
 
 def test_rows_sharing_a_key_are_all_skipped_as_duplicate_key(db_url, store_url):
@@ -186,6 +189,18 @@ def test_text_in_a_numeric_field_skips_its_row_as_unreadable(sqlite_url, store_u
     assert inc.unreadable == 1 and skipped(config)["6"][0] == "unreadable"
 
 
+def test_repeated_and_null_keys_in_a_batch_read_row_by_row(sqlite_url, store_url):
+    """SQLite only (text in a NUMERIC column): the fallback once stopped on 'Multiple rows were found'."""
+    rows = [row(k, i) for i, k in enumerate([1, 2, 3, 3, None, None, 4], 1)]
+    sqlite_with(sqlite_url, rows, ["UPDATE petitions SET amount = 'abc' WHERE id = 1"])
+    config = config_for(sqlite_url, store_url, fields={**FIELDS, "amount": "short"}, batch_size=3,
+                        text={"workers": 1})
+    result = run_full(config)
+    assert sorted(result.keys) == ["2", "4"]
+    assert {k: r for k, (r, _d) in skipped(config).items()} == {
+        "1": "unreadable", "3": "duplicate_key", NULL_KEY: "null_key"}
+
+
 def sqlite_engine_update(url: str, statement: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
@@ -260,3 +275,16 @@ def test_incremental_warns_once_and_counts_rows_with_a_null_watermark(db_url, tm
     assert inc.summary()["null_watermark"] == 2
     warnings = [r for r in caplog.records if "NULL updated_at" in r.getMessage()]
     assert len(warnings) == 1 and "2 rows" in warnings[0].getMessage()
+
+
+def test_summary_lines_name_what_was_set_aside():
+    from dedup.cli import full_summary_line, incremental_summary_line
+
+    full = {"table": "t", "rows": 9, "groups": 1, "rows_in_groups": 2, "skipped_no_features": 0, "unreadable": 1,
+            "duplicate_keys": 1, "null_keys": 2, "truncated": 1, "seconds": 1.0}
+    assert full_summary_line(full) == ("t: 9 rows, 1 groups, 2 rows in groups, 1 skipped (1 unreadable), "
+                                       "1 duplicate keys, 2 rows with a NULL key, 1 cells truncated, 1.0 s")
+    inc = {"table": "t", "rows": 3, "changed": 0, "new_groups": 0, "rows_joining_groups": 0, "merged_groups": 0,
+           "dissolved_groups": 0, "skipped": 0, "unreadable": 0, "truncated": 0, "null_watermark": 4, "seconds": 0.5}
+    assert incremental_summary_line(inc) == ("t: 3 new rows, 0 new groups, 0 rows joined groups, "
+                                             "4 rows with a NULL watermark not read, 0.5 s")
