@@ -80,7 +80,8 @@ class KeyCheck:
 def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, since: dict | None = None,
               by_watermark: bool = False, workers: int = 1) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
-    ``workers`` processes; rows without features or unreadable ones are set aside."""
+    ``workers`` processes; rows without features, unreadable ones and those their key cannot name
+    (it repeats, or is NULL) are set aside."""
     wm_col, key_col = source.config.watermark, source.config.key
     keys: list[str] = []
     skipped: list[Skipped] = []
@@ -121,6 +122,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
     nulls = source.null_key_rows(since, by_watermark)
     if nulls:
         also = f"; so is the row whose key is the text {NULL_KEY!r}" if NULL_KEY in seen.first else ""
+        set_aside = [s for s in set_aside if s.key != NULL_KEY]  # one record a key
         set_aside.append(Skipped(NULL_KEY, "null_key", f"{nulls} rows have a NULL key ({key_col}): "
                                  f"they cannot be reported or followed and are not read{also}"))
     if set_aside:
