@@ -288,3 +288,16 @@ def test_summary_lines_name_what_was_set_aside():
            "dissolved_groups": 0, "skipped": 0, "unreadable": 0, "truncated": 0, "null_watermark": 4, "seconds": 0.5}
     assert incremental_summary_line(inc) == ("t: 3 new rows, 0 new groups, 0 rows joined groups, "
                                              "4 rows with a NULL watermark not read, 0.5 s")
+
+
+def test_a_key_that_is_not_utf8_skips_its_row(tmp_path):
+    """SQLite only: a blob that is not UTF-8 in a TEXT key column (the servers refuse it)."""
+    url = f"sqlite:///{tmp_path / 'src.db'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE petitions (id TEXT, name TEXT, content TEXT, amount NUMERIC, updated_at DATETIME)"))
+        conn.execute(sa.text("INSERT INTO petitions (id, name) VALUES (x'ff', 'a'), ('k2', 'b')"))
+    engine.dispose()
+    config = cfg(url, "sqlite://")
+    result = run_full(config)
+    assert result.keys == ["k2"] and [s.key for s in result.skipped if s.reason == "unreadable"] == ["b'\\xff'"]

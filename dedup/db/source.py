@@ -64,6 +64,14 @@ def _as_stored(column, value):
     return sa.type_coerce(column, sa.String) if temporal and isinstance(value, str) else column
 
 
+def _key_text(key: object) -> str:
+    """The key's text, or for a key that is no text (bytes that are not UTF-8) its Python form."""
+    try:
+        return key_to_text(key)
+    except ValueError:
+        return repr(key)
+
+
 class Source:
     """One configured table of the source database."""
 
@@ -259,7 +267,7 @@ class Source:
                 if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                     raise
                 conn.rollback()
-                batch.unreadable.append((key_to_text(k), first_line(e)))
+                batch.unreadable.append((_key_text(k), first_line(e)))
         typed = [self._typed(order, p) for p in positions]
         batch.readable = next((t for t, ok in reversed(typed) if ok), None)
         return batch, (typed[-1][0] if typed else None)
