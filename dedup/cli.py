@@ -175,6 +175,9 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
 def full_summary_line(s: dict) -> str:
     skipped = s["skipped_no_features"] + s["unreadable"]
     extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
+    extra += f", {s['duplicate_keys']} duplicate keys" if s.get("duplicate_keys") else ""
+    extra += f", {s['null_keys']} rows with a NULL key" if s.get("null_keys") else ""
+    extra += f", {s['truncated']} cells truncated" if s.get("truncated") else ""
     return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
             f"{extra}, {s['seconds']:.1f} s")
 
@@ -204,6 +207,10 @@ def incremental_summary_line(s: dict) -> str:
         parts.append(f"{s['dissolved_groups']} groups dissolved")
     if s["skipped"]:
         parts.append(f"{s['skipped']} skipped ({s['unreadable']} unreadable)")
+    if s.get("truncated"):
+        parts.append(f"{s['truncated']} cells truncated")
+    if s.get("null_watermark"):
+        parts.append(f"{s['null_watermark']} rows with a NULL watermark not read")
     return f"{s['table']}: " + ", ".join(parts) + f", {s['seconds']:.1f} s"
 
 

@@ -29,12 +29,13 @@ PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarit
                 "text": {"idf": False, "tf": "raw"},
                 "table": {"fingerprint": "row"}}
 DEFAULT_BATCH_SIZE = 1000
+DEFAULT_MAX_CELL_CHARS = 100_000  # a longer text cell is cut to this many characters when read (jieba: ~60k chars/s)
 DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit: ~40 bytes an entry)
 DEFAULT_STORE_URL = "sqlite:///dedup-store.db"
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
 KEYS = {
     "": {"source", "store", "simhash", "tables", "text"},
-    "source": {"url", "batch_size"},
+    "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
     "text": {"stopwords", "hmm", "workers", "idf", "tf"},
@@ -62,6 +63,7 @@ class TableConfig:
     watermark: str | None = None
     display: tuple[str, ...] = ()
     fingerprint: str = "row"  # row: one SimHash of all features; fields: each field its own block
+    max_cell_chars: int = DEFAULT_MAX_CELL_CHARS  # source.max_cell_chars: longer field values are cut when read
 
     @property
     def by_field(self) -> bool:

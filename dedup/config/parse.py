@@ -16,7 +16,8 @@ import yaml
 
 from ..errors import ConfigError
 from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
-from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_DISTANCE,
+from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_CELL_CHARS,
+                    DEFAULT_MAX_DISTANCE,
                     DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, DEFAULT_NGRAM, DEFAULT_SKETCH_BITS,
                     DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, SKETCH_BITS, TF_MODES, Config,
                     FieldSpec, TableConfig, TextConfig)
@@ -139,6 +140,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     _unknown(source, KEYS["source"], "source", problems)
     source_url = _string(source, "url", "source", problems, required=True)
     batch_size = _integer(source, "batch_size", "source", problems, default=DEFAULT_BATCH_SIZE, minimum=1)
+    max_cell_chars = _integer(source, "max_cell_chars", "source", problems, default=DEFAULT_MAX_CELL_CHARS, minimum=1)
 
     store = _mapping(data, "store", problems, required=False)
     _unknown(store, KEYS["store"], "store", problems)
@@ -202,7 +204,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     if isinstance(tables_raw, dict) and not tables_raw and "tables" in data:
         problems.add("tables", "configure at least one table")
     for tname, traw in (tables_raw or {}).items():
-        t = _parse_table(str(tname), traw, problems)
+        t = _parse_table(str(tname), traw, problems, max_cell_chars)
         if t is not None:
             tables[t.name] = t
 
@@ -223,7 +225,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     )
 
 
-def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None:
+def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int) -> TableConfig | None:
     path = f"tables.{name}"
     if len(name) > _IDENTIFIER_MAX:
         problems.add(path, f"table name longer than {_IDENTIFIER_MAX} characters")
@@ -273,7 +275,7 @@ def _parse_table(name: str, raw: Any, problems: _Problems) -> TableConfig | None
     if not key or not fields:
         return None
     return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display,
-                       fingerprint=fingerprint)
+                       fingerprint=fingerprint, max_cell_chars=max_cell_chars)
 
 
 def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSpec | None:

@@ -4,10 +4,16 @@ Rows come in key order in batches by keyset pagination (``WHERE key > :last ORDE
 so memory stays flat whatever the table's size. Identifiers come from reflection and are quoted
 by SQLAlchemy; no config value is ever formatted into SQL text. A batch that fails to decode is
 re-read row by row, so one bad row is reported with its key and the others are still read.
+
+Keys that are not declared unique may repeat: a batch that ends inside a run of equal positions
+is completed before the next one starts, so no row is lost at a batch boundary. Rows whose key
+is NULL are never read (``null_key_rows`` counts them). A text cell longer than the table's
+``max_cell_chars`` is cut to it (``SourceBatch.truncated`` says where).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import logging
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -23,13 +29,18 @@ from .masking import mask_secrets
 from .watermark import watermark_from_json
 
 log = logging.getLogger(__name__)
+# What a driver or SQLAlchemy's result processing raises on a value it cannot read or convert
+# (UnicodeDecodeError is a ValueError; decimal errors and OverflowError are ArithmeticErrors).
+READ_ERRORS = (sa_exc.DBAPIError, ValueError, TypeError, ArithmeticError)
 
 
 @dataclass
 class SourceBatch:
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (key, column -> value)
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (key, why)
+    truncated: list[tuple[str, str, int]] = field(default_factory=list)  # (key, column, characters before the cut)
     last: tuple | None = None  # the order columns of the batch's last row: where the next one starts
+    readable: tuple | None = None  # the furthest position whose values read back (None: none did)
 
 
 def _after(order: list, position: tuple | None):
@@ -39,7 +50,26 @@ def _after(order: list, position: tuple | None):
     if len(order) == 1:
         return order[0] > position[0]
     (c1, c2), (v1, v2) = order, position
+    c1 = _as_stored(c1, v1)
     return sa.or_(c1 > v1, sa.and_(c1 == v1, c2 > v2))
+
+
+def _as_stored(column, value):
+    """The column compared as text when ``value`` is text its type cannot read (a SQLite DATETIME
+    cell holding 'garbage'): such a position is kept as the raw text and compared as SQLite stores it."""
+    try:
+        temporal = column.type.python_type in (_dt.datetime, _dt.date)
+    except NotImplementedError:
+        temporal = False
+    return sa.type_coerce(column, sa.String) if temporal and isinstance(value, str) else column
+
+
+def _key_text(key: object) -> str:
+    """The key's text, or for a key that is no text (bytes that are not UTF-8) its Python form."""
+    try:
+        return key_to_text(key)
+    except ValueError:
+        return repr(key)
 
 
 class Source:
@@ -49,6 +79,8 @@ class Source:
         self.url = url
         self.config = table
         self.batch_size = batch_size
+        self.max_cell_chars = table.max_cell_chars
+        self.unique_key = True  # set by _reflect: the key column is declared unique
         self.engine = make_engine(url, "source")
         self.table = self._reflect()
         self.key = self.table.c[table.key]
@@ -83,7 +115,9 @@ class Source:
             len(c.columns) == 1 and key.name in c.columns for c in tbl.constraints if isinstance(c, sa.UniqueConstraint)
         ) or any(ix.unique and [c.name for c in ix.columns] == [key.name] for ix in tbl.indexes)
         if not unique:
-            log.warning("key column %r of %r is not declared unique; rows sharing a key may be skipped", key.name, name)
+            log.warning("key column %r of %r is not declared unique; rows sharing a key are skipped as duplicate_key",
+                        key.name, name)
+        self.unique_key = unique
         return tbl
 
     def close(self) -> None:
@@ -101,20 +135,54 @@ class Source:
 
     def count(self, since: dict | None = None) -> int:
         """Rows in the table, or (``since``) rows past that watermark position."""
-        query = sa.select(sa.func.count()).select_from(self.table)
-        if since is not None:
-            query = query.where(self._window(since, by_watermark=True)[1])
+        return self._count(self._window(since, by_watermark=True)[1] if since is not None else sa.true())
+
+    def null_key_rows(self, since: dict | None = None, by_watermark: bool = False) -> int:
+        """Rows whose key is NULL (never read): in the whole table, or past ``since`` by watermark."""
+        where = self.key.is_(None)
+        if by_watermark:
+            wm = self.table.c[self.config.watermark]
+            position = (watermark_from_json(since), since["key"]) if since is not None else None
+            # the key is NULL, so only the watermark can be past the position (or equal to it: read then)
+            where = sa.and_(where, wm.is_not(None), _as_stored(wm, position[0]) >= position[0]) \
+                if position is not None else sa.and_(where, wm.is_not(None))
+        return self._count(where)
+
+    def null_watermark_rows(self) -> int:
+        """Rows whose watermark is NULL: an incremental run never reads them."""
+        return self._count(self.table.c[self.config.watermark].is_(None))
+
+    def _count(self, where) -> int:
+        query = sa.select(sa.func.count()).select_from(self.table).where(where)
         try:
             with self.engine.connect() as conn:
                 return int(conn.execute(query).scalar_one())
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"cannot count rows of {self.config.name!r}: {first_line(e)}") from None
 
+    def key_counts(self, rows: list[dict]) -> dict[str, int]:
+        """How many rows of the whole table have each of these rows' keys (as key text), for keys
+        that may repeat; on SQLite the text form is matched too, so 1 and '1' count as one key."""
+        raw = list({(type(r[self.key.name]), r[self.key.name]): r[self.key.name] for r in rows}.values())
+        out: dict[str, int] = {}
+        try:
+            with self.engine.connect() as conn:
+                for start in range(0, len(raw), 500):
+                    chunk = raw[start:start + 500]
+                    match = self.key.in_(chunk)
+                    if self.engine.dialect.name == "sqlite":
+                        match = sa.or_(match, sa.cast(self.key, sa.Text).in_([key_to_text(k) for k in chunk]))
+                    for (k,) in conn.execute(sa.select(self.key).where(match)):
+                        out[key_to_text(k)] = out.get(key_to_text(k), 0) + 1
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
+        return out
+
     def batches(self, since: dict | None = None, by_watermark: bool = False) -> Iterator[SourceBatch]:
         """Every row, batch by batch: in key order, or (``by_watermark``) in (watermark, key) order
         starting after the position ``since`` ({"value": ..., "key": ...} from watermark_position).
 
-        Rows whose watermark is NULL are never read by watermark.
+        Rows whose watermark is NULL are never read by watermark, nor rows whose key is NULL.
         """
         order, where = self._window(since, by_watermark)
         cols = self._columns()
@@ -124,9 +192,13 @@ class Source:
                     query = sa.select(*cols).where(where).order_by(*order).limit(self.batch_size)
                     try:
                         result = conn.execute(query).mappings().all()
-                        batch = SourceBatch(rows=[(key_to_text(r[self.key.name]), dict(r)) for r in result])
-                        last = tuple(result[-1][c.name] for c in order) if result else None
-                    except (sa_exc.DBAPIError, UnicodeDecodeError, ValueError) as e:
+                        if len(result) == self.batch_size and not self.unique_key:
+                            result = self._whole_run(conn, cols, order, where, result)
+                        batch = SourceBatch()
+                        for r in result:
+                            self._take(batch, key_to_text(r[self.key.name]), dict(r))
+                        last = batch.readable = tuple(result[-1][c.name] for c in order) if result else None
+                    except READ_ERRORS as e:
                         if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                             raise
                         conn.rollback()
@@ -145,30 +217,75 @@ class Source:
 
         By watermark, rows whose watermark is NULL are never in the window.
         """
-        order, base = [self.key], sa.true()
+        order, base = [self.key], self.key.is_not(None)
         if by_watermark:
             wm = self.table.c[self.config.watermark]
-            order, base = [wm, self.key], wm.is_not(None)
+            order, base = [wm, self.key], sa.and_(wm.is_not(None), base)
         if position is not None and not raw:
             position = (watermark_from_json(position), position["key"]) if by_watermark else (position["key"],)
         return order, sa.and_(base, _after(order, position))
 
+    def _whole_run(self, conn, cols, order, where, result: list) -> list:
+        """A full batch whose last position may continue past the limit (keys that repeat): its rows
+        at that position are replaced by all of them, so the next batch starts after the whole run."""
+        last = tuple(result[-1][c.name] for c in order)
+        same = sa.and_(where, *(c == v for c, v in zip(order, last)))
+        run = conn.execute(sa.select(*cols).where(same)).mappings().all()
+        return [r for r in result if tuple(r[c.name] for c in order) != last] + list(run)
+
+    def _take(self, batch: SourceBatch, key: str, row: dict) -> None:
+        """Add a row to the batch, its text fields cut to ``max_cell_chars``."""
+        cap = self.max_cell_chars
+        for f in self.config.fields:
+            value = row.get(f.name)
+            if isinstance(value, (bytes, bytearray, memoryview)) and len(value) > cap:
+                try:  # decoded here so that the cut falls between characters
+                    value = bytes(value).decode("utf-8")
+                except UnicodeDecodeError:
+                    continue  # left whole: featurising reports the row as unreadable
+            if isinstance(value, str) and len(value) > cap:
+                row[f.name] = value[:cap]
+                batch.truncated.append((key, f.name, len(value)))
+        batch.rows.append((key, row))
+
     def _row_by_row(self, conn, cols, order, where, cause) -> tuple[SourceBatch, tuple | None]:
-        """Re-read one batch: its order columns first (they decode), then each row alone."""
+        """Re-read one batch: its positions first (the watermark as stored, so a value its type
+        cannot read is still a position), then the rows at each position alone."""
         log.debug("a batch failed (%s); reading it row by row", first_line(cause))
-        positions = conn.execute(sa.select(*order).where(where).order_by(*order).limit(self.batch_size)).all()
+        sqlite = self.engine.dialect.name == "sqlite"  # the one database that keeps any text in any column
+        raw = [sa.type_coerce(c, sa.String) if sqlite and c is not self.key else c for c in order]
+        positions = conn.execute(sa.select(*raw).where(where).order_by(*order).limit(self.batch_size)).all()
+        positions = list(dict.fromkeys(tuple(p) for p in positions))  # a repeated key: its rows are read at once
         batch = SourceBatch()
         for pos in positions:
             k = pos[-1]
             try:
-                row = conn.execute(sa.select(*cols).where(self.key == k)).mappings().one()
-                batch.rows.append((key_to_text(k), dict(row)))
-            except (sa_exc.DBAPIError, UnicodeDecodeError, ValueError) as e:
+                at = sa.and_(*(c == v for c, v in zip(raw, pos)))
+                for row in conn.execute(sa.select(*cols).where(at)).mappings().all():
+                    self._take(batch, key_to_text(k), dict(row))
+            except READ_ERRORS as e:
                 if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                     raise
                 conn.rollback()
-                batch.unreadable.append((key_to_text(k), first_line(e)))
-        return batch, (tuple(positions[-1]) if positions else None)
+                batch.unreadable.append((_key_text(k), first_line(e)))
+        typed = [self._typed(order, p) for p in positions]
+        batch.readable = next((t for t, ok in reversed(typed) if ok), None)
+        return batch, (typed[-1][0] if typed else None)
+
+    def _typed(self, order: list, position: tuple) -> tuple[tuple, bool]:
+        """A position read as stored, each value in its column's type where that type can read it,
+        and whether all could be: one that cannot stays text, compared as text (_as_stored), and is
+        never a stored watermark."""
+        out, ok = [], True
+        for column, value in zip(order, position):
+            dialect = self.engine.dialect
+            process = column.type.dialect_impl(dialect).result_processor(dialect, None) if column is not self.key else None
+            try:
+                out.append(process(value) if process is not None and value is not None else value)
+            except READ_ERRORS:
+                out.append(value)
+                ok = False
+        return tuple(out), ok
 
     def fetch(self, keys: list[str], columns: tuple[str, ...]) -> dict[str, dict]:
         """Values of ``columns`` for the rows with these keys (missing rows are left out)."""

@@ -6,7 +6,9 @@ import datetime as _dt
 
 
 def watermark_position(value: object, key: object) -> dict:
-    """Where an incremental read resumes: the last row's watermark value and raw key, as JSON."""
+    """Where an incremental read resumes: the last row's watermark value and raw key, as JSON. A
+    value the column's type could not read (a SQLite DATETIME cell holding other text) is kept as
+    that text, ``{"type": "str"}``, so it reads back exactly."""
     out = watermark_to_json(value) or {"type": "none", "value": None}
     out["key"] = key if isinstance(key, (int, str)) and not isinstance(key, bool) else str(key)
     return out
@@ -26,11 +28,16 @@ def watermark_to_json(value: object) -> dict | None:
 
 
 def watermark_from_json(data: dict | None) -> object:
+    """The value back; a date or time that does not read back as one stays text (and is compared
+    as the database stores it), so a stored position never stops a run."""
     if not data:
         return None
     t, v = data["type"], data["value"]
-    if t == "datetime":
-        return _dt.datetime.fromisoformat(v)
-    if t == "date":
-        return _dt.date.fromisoformat(v)
+    try:
+        if t == "datetime":
+            return _dt.datetime.fromisoformat(v)
+        if t == "date":
+            return _dt.date.fromisoformat(v)
+    except (TypeError, ValueError):
+        return v
     return v

@@ -38,6 +38,8 @@ class FullResult:
     rows_read: int = 0
     watermark: dict | None = None
     seconds: float = 0.0
+    truncated: int = 0  # text cells cut to source.max_cell_chars
+    null_keys: int = 0  # rows not read: their key is NULL
 
     @property
     def rows_in_groups(self) -> int:
@@ -49,6 +51,7 @@ class FullResult:
             "table": self.table, "rows": self.rows_read, "fingerprinted": len(self.keys),
             "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
+            "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys, "truncated": self.truncated,
             "seconds": round(self.seconds, 3),
         }
 
@@ -81,7 +84,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
             blocks=recipe.block_entries(rows.keys, fps)))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                            rows.rows_read, rows.watermark, time.perf_counter() - started)
+                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
         store.finish_run(run.id, "ok", result.summary())
     return result
 

@@ -40,7 +40,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     for key, row in rows:
         try:
             f = featurizer.described(row)
-        except (UnicodeDecodeError, ValueError, TypeError) as e:
+        except (ValueError, TypeError, ArithmeticError) as e:  # a value no text can be made of (UnicodeDecodeError is a ValueError)
             skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
             continue
         if f:

@@ -66,6 +66,7 @@ class Recipe:
             "idf": config.text.idf,
             "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
             "normalization": NORMALIZATION_VERSION,
+            "max_cell_chars": tcfg.max_cell_chars,  # a longer value is cut before it is featurised
             **featurizer.version(),
         }
         stamp = json.loads(json.dumps(stamp, sort_keys=True))  # the form a store gives back

@@ -1,12 +1,16 @@
 """The stages every run shares: read and featurise rows, then sketch them.
 
 ``read_rows`` streams the source and featurises in worker processes; ``sketch_rows`` weighs and
-SimHashes what was read. A full run, an incremental run and `dedup eval` all call these two and
+SimHashes what was read. Rows a key cannot name are set aside while reading: every row of a key
+that more than one row has (``duplicate_key``: which of them would the key report, and which
+would a later change replace?) and the rows whose key is NULL (``null_key``, one record under the
+key ``(NULL)``). A full run, an incremental run and `dedup eval` all call these two and
 then the recipe's ``pairs``/``groups``, so none of them can drift from the others.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Callable
 
@@ -19,7 +23,9 @@ from ..store import Skipped
 from .parallel import Featurizing
 from .recipe import Recipe
 
+log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
+NULL_KEY = "(NULL)"  # the key under which the rows whose key is NULL are reported
 
 
 @dataclass
@@ -32,16 +38,56 @@ class Rows:
     skipped: list[Skipped]
     rows_read: int
     watermark: dict | None
+    truncated: int = 0  # text cells cut to source.max_cell_chars
+    null_watermark: int = 0  # by watermark: rows never read because their watermark is NULL
+    null_keys: int = 0  # rows never read because their key is NULL
+
+
+class KeyCheck:
+    """The keys met in one read; a key text met twice (the SQLite values 1 and '1' of one key
+    column too) is a duplicate."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}  # key text -> type of the first value read with it
+        self.repeats: dict[str, list[str]] = {}  # duplicate key text -> the types of all its values
+        self.counts: dict[str, int] = {}  # duplicate key text -> rows in the table (when asked)
+
+    def see(self, key: str, value: object = None) -> None:
+        kind = type(value).__name__ if value is not None else ""
+        if key in self.first:
+            self.repeats.setdefault(key, [self.first[key]]).append(kind)
+        else:
+            self.first[key] = kind
+
+    def table_counts(self, counts: dict[str, int]) -> None:
+        """How many rows of the whole table have these keys (an incremental run reads only some)."""
+        for key, n in counts.items():
+            if n > 1:
+                self.counts[key] = n
+                self.repeats.setdefault(key, [])
+
+    def duplicates(self) -> dict[str, str]:
+        """Duplicate key -> the detail reported with it."""
+        out = {}
+        for key, kinds in self.repeats.items():
+            n = max(len(kinds), self.counts.get(key, 0))
+            types = sorted({k for k in kinds if k})
+            alike = f" (values of types {', '.join(types)} that read alike)" if len(types) > 1 else ""
+            out[key] = f"{n} rows have this key{alike}: none of them is fingerprinted"
+        return out
 
 
 def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, since: dict | None = None,
               by_watermark: bool = False, workers: int = 1) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
-    ``workers`` processes; rows without features or unreadable ones are set aside."""
+    ``workers`` processes; rows without features, unreadable ones and those their key cannot name
+    (it repeats, or is NULL) are set aside."""
     wm_col, key_col = source.config.watermark, source.config.key
     keys: list[str] = []
     skipped: list[Skipped] = []
     parts: list[HashedFeatures] = []
+    truncated: list[tuple[str, str, int]] = []
+    seen = KeyCheck()
     read = 0
     last: tuple | None = None
 
@@ -57,18 +103,71 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
 
     with Featurizing(recipe.featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
-            if by_watermark:  # batches come in (watermark, key) order: the last row is the furthest
-                last = batch.last
+            if by_watermark:  # (watermark, key) order: the furthest position that reads back
+                last = batch.readable or last
             elif wm_col is not None:
-                for _key, row in batch.rows:
-                    if row.get(wm_col) is not None:
-                        pos = (row[wm_col], row[key_col])
-                        last = pos if last is None or pos > last else last
+                last = _furthest(last, batch.rows, wm_col, key_col)
+            for key, row in batch.rows:
+                seen.see(key, row[key_col])
+            for key, _why in batch.unreadable:
+                seen.see(key)
+            if by_watermark and not source.unique_key and batch.rows:
+                seen.table_counts(source.key_counts([row for _key, row in batch.rows]))
+            truncated.extend(batch.truncated)
             skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
             take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
         take(featurizing.drain())
-    return Rows(keys, HashedFeatures.concat(parts), skipped, read,
-                watermark_position(*last) if last is not None else since)
+    features = HashedFeatures.concat(parts)
+    set_aside = [Skipped(k, "duplicate_key", why) for k, why in seen.duplicates().items()]
+    nulls = source.null_key_rows(since, by_watermark)
+    if nulls:
+        also = f"; so is the row whose key is the text {NULL_KEY!r}" if NULL_KEY in seen.first else ""
+        set_aside = [s for s in set_aside if s.key != NULL_KEY]  # one record a key
+        set_aside.append(Skipped(NULL_KEY, "null_key", f"{nulls} rows have a NULL key ({key_col}): "
+                                 f"they cannot be reported or followed and are not read{also}"))
+    if set_aside:
+        drop = {s.key for s in set_aside}
+        keys, features = _without(keys, features, drop)
+        skipped = [s for s in skipped if s.key not in drop] + set_aside
+        log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
+                    ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
+    _log_truncated(source, truncated)
+    null_wm = source.null_watermark_rows() if by_watermark else 0
+    if null_wm:
+        log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
+                    source.config.name, null_wm, wm_col)
+    return Rows(keys, features, skipped, read, watermark_position(*last) if last is not None else since,
+                len(truncated), null_wm, nulls)
+
+
+def _furthest(last: tuple | None, rows: list[tuple[str, dict]], wm_col: str, key_col: str) -> tuple | None:
+    """The furthest (watermark, key) position of ``last`` and the rows' (rows read by key)."""
+    for _key, row in rows:
+        if row.get(wm_col) is not None:
+            pos = (row[wm_col], row[key_col])
+            try:
+                last = pos if last is None or pos > last else last
+            except TypeError:  # values of two types in one column (SQLite): the first type's order counts
+                continue
+    return last
+
+
+def _without(keys: list[str], feats: HashedFeatures, drop: set[str]) -> tuple[list[str], HashedFeatures]:
+    """The rows' keys and features without the rows whose key is in ``drop``."""
+    keep = np.fromiter((k not in drop for k in keys), dtype=bool, count=len(keys))
+    per = np.repeat(keep, feats.counts)
+    field = None if feats.field is None else feats.field[per]
+    return ([k for k, ok in zip(keys, keep) if ok],
+            HashedFeatures(feats.hashes[per], feats.weights[per], feats.idf[per], feats.counts[keep], field))
+
+
+def _log_truncated(source: Source, cells: list[tuple[str, str, int]]) -> None:
+    for key, column, length in cells[:10]:
+        log.warning("%s: row %s: %s has %d characters, cut to the first %d (source.max_cell_chars)",
+                    source.config.name, key, column, length, source.max_cell_chars)
+    if len(cells) > 10:
+        log.warning("%s: %d more cells cut to %d characters", source.config.name, len(cells) - 10,
+                    source.max_cell_chars)
 
 
 def sketch_rows(rows: Rows, recipe: Recipe, terms=None) -> np.ndarray:

@@ -15,7 +15,9 @@ SKETCH_WORDS = 3  # unsigned 64-bit words of a sketch beside the fingerprint (25
 
 @dataclass(frozen=True)
 class Skipped:
-    """A row that has no fingerprint: ``no_features`` (nothing to hash) or ``unreadable``."""
+    """A row that has no fingerprint: ``no_features`` (nothing to hash), ``unreadable`` (a value could
+    not be read or converted), ``duplicate_key`` (rows sharing a key) or ``null_key`` (rows whose key
+    is NULL, recorded once under the key ``(NULL)``)."""
 
     key: str
     reason: str

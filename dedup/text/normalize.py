@@ -40,8 +40,9 @@ def value_to_text(value: object) -> str | None:
         return bytes(value).decode("utf-8")  # UnicodeDecodeError marks the row unreadable
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, decimal.Decimal):
-        return format(value.normalize(), "f") if value.is_finite() else str(value)
+    if isinstance(value, decimal.Decimal):  # written out in full unless that takes more than 100 digits
+        plain = value.is_finite() and abs(value.adjusted()) <= 100
+        return format(value.normalize(), "f") if plain else str(value)
     if isinstance(value, float):
         return repr(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
