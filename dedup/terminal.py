@@ -1,0 +1,79 @@
+"""What the command line prints besides reports: progress bars with rows/s, one-line summaries of
+runs, and error and log lines with passwords masked and control characters escaped."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+
+import click
+
+from .db.masking import mask_secrets
+from .report.render import visible
+
+
+def one_line(message: str) -> str:
+    """An error message for the terminal: passwords masked, control characters (data) escaped."""
+    return visible(mask_secrets(message))
+
+
+class MaskingFormatter(logging.Formatter):
+    """Every log line, tracebacks included, with URL passwords masked and control characters escaped."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "\n".join(map(visible, mask_secrets(super().format(record)).split("\n")))
+
+
+class Progress:
+    """A click progress bar with rows/s on a terminal; silent otherwise or with --quiet."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label = label
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.bar = None
+        self.done = 0
+        self.start = time.perf_counter()
+
+    def total(self, n: int) -> None:
+        if self.enabled:
+            self.bar = click.progressbar(length=max(n, 1), label=self.label, file=sys.stderr, show_pos=True,
+                                         item_show_func=lambda s: s)
+            self.bar.__enter__()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+            self.bar.update(n, f"{rate:,.0f} rows/s")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def full_summary_line(s: dict) -> str:
+    skipped = s["skipped_no_features"] + s["unreadable"]
+    extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
+    extra += f", {s['duplicate_keys']} duplicate keys" if s.get("duplicate_keys") else ""
+    extra += f", {s['null_keys']} rows with a NULL key" if s.get("null_keys") else ""
+    extra += f", {s['truncated']} cells truncated" if s.get("truncated") else ""
+    return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
+            f"{extra}, {s['seconds']:.1f} s")
+
+
+def incremental_summary_line(s: dict) -> str:
+    parts = [f"{s['rows']} new rows" + (f" ({s['changed']} changed)" if s["changed"] else ""),
+             f"{s['new_groups']} new groups", f"{s['rows_joining_groups']} rows joined groups"]
+    if s["merged_groups"]:
+        parts.append(f"{s['merged_groups']} groups merged")
+    if s["dissolved_groups"]:
+        parts.append(f"{s['dissolved_groups']} groups dissolved")
+    if s["skipped"]:
+        parts.append(f"{s['skipped']} skipped ({s['unreadable']} unreadable)")
+    if s.get("truncated"):
+        parts.append(f"{s['truncated']} cells truncated")
+    if s.get("null_watermark"):
+        parts.append(f"{s['null_watermark']} rows with a NULL watermark not read")
+    return f"{s['table']}: " + ", ".join(parts) + f", {s['seconds']:.1f} s"
