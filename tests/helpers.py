@@ -93,8 +93,8 @@ def child_env() -> dict[str, str]:
 
 
 class Child:
-    """A command in a child process (this interpreter's ``sys.path`` on its PYTHONPATH), its stderr
-    read line by line as it comes, so a test can wait for a line and then act on the process."""
+    """A command in a child process (with ``child_env``), its stderr read line by line as it comes,
+    so a test can wait for a line and then act on the process."""
 
     def __init__(self, args: list[str]):
         self.proc = subprocess.Popen(args, env=child_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
