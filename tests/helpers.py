@@ -1,8 +1,16 @@
-"""Small builders shared by tests: tables in any database, configs for them."""
+"""Small builders shared by tests: tables in any database, configs for them, and waits on events
+(a line on a child's stderr, a row in a store) with generous deadlines instead of fixed sleeps."""
 
 from __future__ import annotations
 
 import datetime as dt
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, TypeVar
 
 import numpy as np
 import sqlalchemy as sa
@@ -61,3 +69,76 @@ def block_entries(layout, keys, fps):
             owners.append(key)
             values.append(int(fp))
     return BlockEntries(names, owners, np.array(values, dtype=np.uint64))
+
+
+T = TypeVar("T")
+
+
+def wait_until(predicate: Callable[[], T], timeout: float = 120, what: str = "the condition") -> T:
+    """Poll ``predicate`` until it gives something true, and return that. The deadline is generous
+    (a loaded machine may be slow by a factor of ten); an idle one returns as soon as it holds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = predicate()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what} in vain")
+        time.sleep(0.02)
+
+
+def child_env() -> dict[str, str]:
+    """The environment for a `python -m dedup` child: this interpreter's ``sys.path`` on PYTHONPATH."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+
+class Child:
+    """A command in a child process (with ``child_env``), its stderr read line by line as it comes,
+    so a test can wait for a line and then act on the process."""
+
+    def __init__(self, args: list[str]):
+        self.proc = subprocess.Popen(args, env=child_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True, errors="replace")
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def __enter__(self) -> "Child":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.proc.poll() is None:
+            self.stop(signal.SIGKILL)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def wait_for(self, condition: Callable[[], T], what: str, timeout: float = 120) -> T:
+        """Wait until ``condition`` holds; fail at once, with the child's last lines, if it exits first."""
+        def holds():
+            got = condition()
+            if not got and self.proc.poll() is not None:
+                self._reader.join(timeout)
+                got = condition()
+                if not got:
+                    tail = "\n".join(self.lines[-20:])
+                    raise AssertionError(f"the child exited ({self.proc.returncode}) before {what}:\n{tail}")
+            return got
+        return wait_until(holds, timeout, what)
+
+    def wait_for_line(self, text: str, timeout: float = 120) -> str:
+        """The first stderr line containing ``text``, once it has come."""
+        return self.wait_for(lambda: next((line for line in self.lines if text in line), None),
+                             f"{text!r} on its stderr", timeout)
+
+    def stop(self, sig: int, timeout: float = 120) -> int:
+        """Send ``sig``, then wait for the exit code and the last of stderr."""
+        self.proc.send_signal(sig)
+        code = self.proc.wait(timeout=timeout)
+        self._reader.join(timeout)
+        return code

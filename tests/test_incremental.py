@@ -1,12 +1,9 @@
 """The incremental run: equivalence with a full run, stable group ids, version stamp, locks, crashes."""
 
 import datetime as dt
-import os
-import random
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 import sqlalchemy as sa
@@ -16,7 +13,7 @@ from dedup.runs.incremental import run_incremental
 from dedup.runs.full import run_full
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.store import open_store
-from helpers import config_for
+from helpers import Child, child_env, config_for
 from test_pipeline import BASE, OTHER
 
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
@@ -312,10 +309,12 @@ def test_a_failure_at_any_statement_of_the_write_leaves_the_store_as_it_was(tmp_
 
 
 def test_killed_runs_then_a_clean_run_give_the_same_groups(tmp_path):
-    """Kill `dedup incremental` at random moments (SIGKILL), run it again, compare with a clean run."""
-    sample = generate_petitions(2500, seed=8)
+    """Kill `dedup incremental` (SIGKILL) at each moment in turn, run it again, compare with a clean run.
+    The moments are events, not delays: the lock taken (a debug line), the run recorded (its row in
+    the store), the changes about to be written (a debug line); each next run takes the lock over."""
+    sample = generate_petitions(1200, seed=8)
     src = f"sqlite:///{tmp_path / 'src.db'}"
-    write_sample_db(src, SampleTable(sample.rows[:500], sample.truth))
+    write_sample_db(src, SampleTable(sample.rows[:400], sample.truth))
     store_path = tmp_path / "s.db"
     (tmp_path / "dedup.yaml").write_text(
         f'source: {{url: "{src}", batch_size: 50}}\nstore: {{url: "sqlite:///{store_path}"}}\n'
@@ -323,27 +322,29 @@ def test_killed_runs_then_a_clean_run_give_the_same_groups(tmp_path):
         "    fields: {name: short, phone: short, address: short, title: text, content: text}\n", encoding="utf-8")
     cfg = cfg_for(src, f"sqlite:///{store_path}")
     run_full(cfg)
-    append(src, sample.rows[500:])
+    append(src, sample.rows[400:])
     expected = full_reference(src, tmp_path)
-    delays = [0.8, 1.5, 2.2, 2.9]  # a clean run of these 2,000 rows takes about 2-3 s here
-    random.Random(4).shuffle(delays)
-    delays += [1.2, 1.9, 2.6, 3.3]  # more tries only if no kill has landed inside a run yet
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    killed: list = []
-    for n, delay in enumerate(delays):
-        if n >= 4 and killed:
-            break
-        proc = subprocess.Popen([sys.executable, "-m", "dedup", "-c", str(tmp_path / "dedup.yaml"), "incremental",
-                                 "--quiet"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        store = open_store(cfg.store_url)
+    store = open_store(cfg.store_url)
+
+    def recorded():  # the newest run row, once it is the child's
+        return next((r for r in store.runs("petitions", limit=1) if r.kind == "incremental" and r.id > last), None)
+
+    moments = [lambda child: child.wait_for_line("petitions: lock taken by "),
+               lambda child: child.wait_for(recorded, "its run row in the store"),
+               lambda child: child.wait_for_line("petitions: writing the changes of run")]
+    try:
+        for moment in moments:
+            last = store.runs("petitions", limit=1)[0].id
+            with Child([sys.executable, "-m", "dedup", "-v", "-c", str(tmp_path / "dedup.yaml"), "incremental",
+                        "--quiet"]) as child:
+                moment(child)
+                assert child.stop(signal.SIGKILL) == -signal.SIGKILL
         killed = [r for r in store.runs("petitions") if r.kind == "incremental" and r.status == "running"]
+    finally:
         store.close()
     assert killed, "no kill landed inside a run"
     done = subprocess.run([sys.executable, "-m", "dedup", "-c", str(tmp_path / "dedup.yaml"), "incremental"],
-                          env=env, capture_output=True, text=True, timeout=300)
+                          env=child_env(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert memberships(cfg) == expected
     store = open_store(cfg.store_url)

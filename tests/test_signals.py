@@ -2,14 +2,13 @@
 
 import os
 import signal
-import subprocess
 import sys
-import time
 
 import pytest
 
 from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
+from helpers import Child, wait_until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -26,6 +25,12 @@ def children(pid: int) -> set[int]:
             if int(fields[1]) == pid:
                 out.add(int(entry))
     return out
+
+
+def workers_of(pid: int) -> set[int] | None:
+    """The child processes of ``pid`` once there are two (the run's workers), else None."""
+    found = children(pid)
+    return found if len(found) >= 2 else None
 
 
 def alive(pid: int) -> bool:
@@ -50,22 +55,11 @@ def project(tmp_path_factory):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_stopped_run_leaves_no_workers(project, sig):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-m", "dedup", "-c", str(project / "dedup.yaml"), "full", "-q"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    workers: set[int] = set()
-    deadline = time.monotonic() + 60
-    while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.1)
-        workers = children(proc.pid)
-    assert len(workers) >= 2, "the run did not start its worker processes"
-    proc.send_signal(sig)
-    code = proc.wait(timeout=60)
+    with Child([sys.executable, "-m", "dedup", "-c", str(project / "dedup.yaml"), "full", "-q"]) as run:
+        workers = run.wait_for(lambda: workers_of(run.pid), "its worker processes to start")
+        code = run.stop(sig)
     assert code == (128 + sig if sig == signal.SIGTERM else -sig)
-    deadline = time.monotonic() + 10
-    while any(alive(w) for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(alive(w) for w in workers)
+    wait_until(lambda: not any(alive(w) for w in workers), what="the workers to exit")
     if sig == signal.SIGTERM:
         store = open_store(f"sqlite:///{project / 'store.db'}")
         try:

@@ -11,6 +11,7 @@ a killed run, re-run, gives the same result as one clean run.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -27,6 +28,8 @@ from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
 from .stages import Progress, Rows, read_rows, sketch_rows
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -87,6 +90,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
                          workers=resolve_workers(config.text.workers))
         sketches = sketch_rows(rows, recipe, stored_terms(store, name, rows.features) if recipe.idf else None)
         changes, result = plan_changes(store, recipe, rows, sketches, run.id, version)
+        log.debug("%s: writing the changes of run %d", name, run.id)
         store.apply_changes(changes)
         result.seconds = time.perf_counter() - started
         store.finish_run(run.id, "ok", result.summary())

@@ -31,6 +31,7 @@ def table_run(config: Config, table: TableConfig, kind: str) -> Iterator[tuple[S
         owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         try:
             _take_lock(store, table.name, owner)
+            log.debug("%s: lock taken by %s", table.name, owner)
             try:
                 run = RunRecord(table.name, kind, utcnow())
                 store.start_run(run)
