@@ -62,13 +62,8 @@ def block_entries(layout, keys, fps):
     """The block entries of these rows under ``layout``, as the pipeline hands them to a store."""
     from dedup.store import BlockEntries
 
-    names, owners, values = [], [], []
-    for key, fp in zip(keys, fps):
-        for name in layout.names(int(fp)):
-            names.append(name)
-            owners.append(key)
-            values.append(int(fp))
-    return BlockEntries(names, owners, np.array(values, dtype=np.uint64))
+    fps = np.array([int(fp) for fp in fps], dtype=np.uint64)
+    return BlockEntries.of_rows(list(keys), fps, [layout.names(int(fp)) for fp in fps])
 
 
 T = TypeVar("T")

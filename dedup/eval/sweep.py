@@ -23,7 +23,7 @@ from ..index.keys import key_sort
 from ..index.similarity import at_least, distance_limit, similarity, sketch_distance
 from ..runs.parallel import resolve_workers
 from ..runs.recipe import Recipe
-from ..runs.stages import read_rows, sketch_rows
+from ..runs.stages import read_rows
 from ..text.normalize import value_to_text
 from ..text.terms import TermModel
 from . import DEFAULT_DISTANCES, DEFAULT_SIMILARITIES
@@ -48,7 +48,7 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
         if on_total is not None:
             on_total(source.count())
         result = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
-        sketches = sketch_rows(result, recipe, TermModel.learn(result.features) if recipe.idf else None)
+        sketches = recipe.sketch(result.features, TermModel.learn(result.features) if recipe.idf else None)
         every_key = list(result.keys) + [s.key for s in result.skipped]
         if truth_column:
             values = source.fetch(every_key, (truth_column,))

@@ -21,7 +21,7 @@ from ..text.terms import TermModel
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
-from .stages import Progress, read_rows, sketch_rows
+from .stages import Progress, read_rows
 
 
 @dataclass
@@ -73,7 +73,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         if recipe.idf:
             terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
                 else TermModel.learn(rows.features)
-        sketches = sketch_rows(rows, recipe, terms)
+        sketches = recipe.sketch(rows.features, terms)
         fps = fingerprints_of(sketches, len(rows.keys))
         groups = recipe.groups(rows.keys, sketches)
         for g in groups:

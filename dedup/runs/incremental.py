@@ -27,7 +27,7 @@ from .full import stored_terms
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
-from .stages import Progress, Rows, read_rows, sketch_rows
+from .stages import Progress, Rows, read_rows
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
             on_total(source.count(since))
         rows = read_rows(source, recipe, progress, since=since, by_watermark=True,
                          workers=resolve_workers(config.text.workers))
-        sketches = sketch_rows(rows, recipe, stored_terms(store, name, rows.features) if recipe.idf else None)
+        sketches = recipe.sketch(rows.features, stored_terms(store, name, rows.features) if recipe.idf else None)
         changes, result = plan_changes(store, recipe, rows, sketches, run.id, version)
         log.debug("%s: writing the changes of run %d", name, run.id)
         store.apply_changes(changes)

@@ -104,12 +104,7 @@ class Recipe:
     def block_entries(self, keys: list[str], fps) -> BlockEntries:
         """The block entries of these rows, for the store to add or remove."""
         fps = np.asarray(fps, dtype=np.uint64).reshape(-1)
-        names, owners, values = [], [], []
-        for key, fp, row_names in zip(keys, fps.tolist(), self.block_names(fps)):
-            names.extend(row_names)
-            owners.extend([key] * len(row_names))
-            values.extend([fp] * len(row_names))
-        return BlockEntries(names, owners, np.array(values, dtype=np.uint64))
+        return BlockEntries.of_rows(keys, fps, self.block_names(fps))
 
 
 def fingerprints_of(sketches: np.ndarray, rows: int) -> np.ndarray:

@@ -1,11 +1,10 @@
-"""The stages every run shares: read and featurise rows, then sketch them.
+"""The stage every run shares before the recipe takes over: read and featurise rows.
 
-``read_rows`` streams the source and featurises in worker processes; ``sketch_rows`` weighs and
-SimHashes what was read. Rows a key cannot name are set aside while reading: every row of a key
-that more than one row has (``duplicate_key``: which of them would the key report, and which
+``read_rows`` streams the source and featurises in worker processes. Rows a key cannot name are
+set aside while reading: every row of a key that more than one row has (``duplicate_key``: which of them would the key report, and which
 would a later change replace?) and the rows whose key is NULL (``null_key``, one record under the
-key ``(NULL)``). A full run, an incremental run and `dedup eval` all call these two and
-then the recipe's ``pairs``/``groups``, so none of them can drift from the others.
+key ``(NULL)``). A full run, an incremental run and `dedup eval` all call it and then
+the recipe's ``sketch``, ``pairs`` and ``groups``, so none of them can drift from the others.
 """
 
 from __future__ import annotations
@@ -168,8 +167,3 @@ def _log_truncated(source: Source, cells: list[tuple[str, str, int]]) -> None:
     if len(cells) > 10:
         log.warning("%s: %d more cells cut to %d characters", source.config.name, len(cells) - 10,
                     source.max_cell_chars)
-
-
-def sketch_rows(rows: Rows, recipe: Recipe, terms=None) -> np.ndarray:
-    """The rows' sketches, (rows, words) uint64, fingerprint first (IDF-weighted with ``terms``)."""
-    return recipe.sketch(rows.features, terms)

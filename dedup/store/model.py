@@ -60,6 +60,15 @@ class BlockEntries:
             raise StoreError(f"block entries: {len(self.names)} names, {len(self.keys)} keys and "
                              f"{len(self.fingerprints)} fingerprints; nothing was written")
 
+    @classmethod
+    def of_rows(cls, keys: list[str], fps, names: list[list[str]]) -> "BlockEntries":
+        """The entries of rows given with their block names: row i, ``keys[i]`` with fingerprint
+        ``fps[i]``, is filed under each of ``names[i]``."""
+        fps = np.asarray(fps, dtype=np.uint64).reshape(-1)
+        counts = [len(n) for n in names]
+        return cls([n for row in names for n in row], [k for k, c in zip(keys, counts) for _ in range(c)],
+                   np.repeat(fps, counts))
+
     def __len__(self) -> int:
         return len(self.names)
 
