@@ -42,12 +42,16 @@ def make_table(url: str, rows: list[dict], name: str = "petitions", key_type=sa.
     engine.dispose()
 
 
-def config_for(source_url: str, store_url: str, fields=None, max_distance=3, batch_size=1000, simhash=None,
-               text=None, **table):
+def config_for(source_url: str, store_url: str, fields=None, max_distance=None, batch_size=1000, simhash=None,
+               text=None, match=None, **table):
+    """A one-table config at the shipped defaults, except what is given (``max_distance`` and
+    ``simhash`` matter only to the simhash recipe: ``match={"method": "simhash"}``)."""
+    simhash = {**({"max_distance": max_distance} if max_distance is not None else {}), **(simhash or {})}
     return parse_config({
         "source": {"url": source_url, "batch_size": batch_size},
         "store": {"url": store_url},
-        "simhash": {"max_distance": max_distance, **(simhash or {})},
+        **({"simhash": simhash} if simhash else {}),
+        **({"match": match} if match else {}),
         "text": text or {},
         "tables": {"petitions": {"key": "id", "fields": fields or FIELDS, **table}},
     })

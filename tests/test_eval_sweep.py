@@ -34,7 +34,8 @@ def test_eval_finds_exactly_the_groups_of_a_full_run(config):
     assert (cur["precision"], cur["recall"], cur["groups"]) == (1.0, 1.0, len(groups))
     assert result["false_pairs"] == [] and result["missed_pairs"] == []
     # the sweep's point at the current setting, computed from the widest candidates, agrees
-    point = next(p for p in result["sweeps"][0]["points"] if p["value"] == config.max_distance)
+    sweep = result["sweeps"][0]
+    point = next(p for p in sweep["points"] if p["value"] == sweep["current"])
     assert (point["precision"], point["recall"], point["groups"]) == (1.0, 1.0, len(groups))
 
 

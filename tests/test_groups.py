@@ -4,7 +4,6 @@ from dedup.index.blocks import BlockLayout
 from dedup.index.candidates import near_pairs
 from dedup.index.groups import Pair, UnionFind, build_groups
 from dedup.index.pairs import row_pairs
-from functools import partial
 
 
 def test_union_find_components():
@@ -25,11 +24,16 @@ def test_groups_ordered_by_lowest_key_with_distances_to_it():
     assert [(p.a, p.b) for p in g.pairs] == [("9", "10"), ("10", "100")]
 
 
+def _near3(sketches):
+    """The k = 3 search on the fingerprints (word 0) of distinct sketches."""
+    return near_pairs(np.ascontiguousarray(sketches[:, 0]), BlockLayout.for_distance(3))
+
+
 def test_identical_fingerprints_link_to_their_first_row_only():
     n = 500
     keys = [str(i) for i in range(n)]
     fps = np.full(n, 42, dtype=np.uint64)
-    pairs = row_pairs(keys, fps, partial(near_pairs, layout=BlockLayout.for_distance(3)))
+    pairs = row_pairs(keys, fps, _near3)
     assert len(pairs) == n - 1  # not n(n-1)/2
     assert {p.a for p in pairs} == {"0"}
     (g,) = build_groups(keys, fps, pairs)
@@ -39,7 +43,7 @@ def test_identical_fingerprints_link_to_their_first_row_only():
 def test_identical_and_near_rows_form_one_group():
     keys = ["1", "2", "3", "4"]
     fps = np.array([0xF0, 0xF0, 0xF3, 1 << 40 | 0xFFFF], dtype=np.uint64)
-    pairs = row_pairs(keys, fps, partial(near_pairs, layout=BlockLayout.for_distance(3)))
+    pairs = row_pairs(keys, fps, _near3)
     assert sorted((p.a, p.b, p.distance) for p in pairs) == [("1", "2", 0), ("1", "3", 2)]
     groups = build_groups(keys, fps, pairs)
     assert [g.keys for g in groups] == [["1", "2", "3"]]

@@ -55,10 +55,10 @@ def terms_of(counts: dict) -> TermCounts:
 
 
 def full_snapshot(run_id, keys, fps, groups=(), skipped=(), table="petitions", sketches=None, terms=None):
-    """``sketches``: one (w1, w2, w3) per key or None; ``terms``: {hash: count} or None."""
+    """``sketches``: one tuple of words (any width) per key or None; ``terms``: {hash: count} or None."""
     return TableSnapshot(table, run_id, list(keys), np.array(fps, dtype=np.uint64), list(groups), list(skipped),
                          VERSION, {"type": "int", "value": 1, "key": "1"},
-                         None if sketches is None else np.array(sketches, dtype=np.uint64).reshape(-1, 3),
+                         None if sketches is None else np.array(sketches, dtype=np.uint64),
                          None if terms is None else terms_of(terms), block_entries(LAYOUT, keys, fps))
 
 
@@ -69,10 +69,10 @@ def full(store, keys, fps, groups=(), skipped=(), table="petitions", sketches=No
 
 
 def changes(run_id, remove=(), old=None, add=None, skipped=(), delete_groups=(), upsert_groups=(), sketches=None):
-    """``sketches``: {key: (w1, w2, w3)} for every added key, or None."""
+    """``sketches``: {key: words} (one width) for every added key, or None."""
     old, add = old or {}, add or {}
     gone = [k for k in remove if k in old]
-    add_sketches = None if sketches is None else np.array([sketches[k] for k in add], dtype=np.uint64).reshape(-1, 3)
+    add_sketches = None if sketches is None else np.array([sketches[k] for k in add], dtype=np.uint64)
     return TableChanges("petitions", run_id, list(remove), block_entries(LAYOUT, gone, [old[k] for k in gone]),
                         list(add), np.array(list(add.values()), dtype=np.uint64), list(skipped), list(delete_groups),
                         list(upsert_groups), VERSION, None, add_sketches, block_entries(LAYOUT, add, add.values()))
@@ -118,9 +118,9 @@ def test_sketch_and_term_documents(store):
     run_id = full(store, keys, EDGE_FPS, sketches=sketches, terms=terms)
     sketch_of = dict(zip(keys, sketches))
     for doc in store.db.fingerprints.find():
-        assert set(doc) == {"_id", "table", "key", "fp", "sketch"}
-        assert [type(w) for w in doc["sketch"]] == [Int64] * 3
-        assert doc["sketch"] == [to_signed(w) for w in sketch_of[doc["key"]]]
+        assert set(doc) == {"_id", "table", "key", "fp", "sig"}
+        assert isinstance(doc["sig"], bytes)  # BinData: 8 little-endian bytes a word
+        assert bytes(doc["sig"]) == np.array(sketch_of[doc["key"]], dtype="<u8").tobytes()
     docs = list(store.db.terms.find())
     assert len(docs) == len(terms)
     for doc in docs:
@@ -131,6 +131,18 @@ def test_sketch_and_term_documents(store):
         assert set(doc) == {"_id", "table", "key", "fp"}
     assert store.sketches("petitions", keys + ["9"]) == {k: v for k, v in sketch_of.items() if k != "0"}
     assert store.term_counts("petitions", list(terms)) == terms
+
+
+def test_a_wide_sketch_is_one_bindata_and_old_sketch_lists_still_read(store):
+    keys = [str(i) for i in range(len(EDGE_FPS))]
+    sketches = [tuple((fp + w * 0x9E3779B97F4A7C15) % (1 << 64) for w in range(36)) for fp in EDGE_FPS]
+    full(store, keys, EDGE_FPS, sketches=sketches)
+    doc = store.db.fingerprints.find_one({"key": "3"})
+    assert isinstance(doc["sig"], bytes) and len(doc["sig"]) == 36 * 8 and "sketch" not in doc
+    assert len(bson.encode(doc)) < 400
+    store.db.fingerprints.update_one({"key": "2"}, {"$unset": {"sig": ""}, "$set": {
+        "sketch": [Int64(to_signed(w)) for w in (TOP, 1 << 63, 7)]}})  # written by an older dedup
+    assert store.sketches("petitions", keys) == {**dict(zip(keys, sketches)), "2": (TOP, 1 << 63, 7)}
 
 
 def test_every_document_the_store_writes_is_bson(store):
@@ -588,6 +600,28 @@ def test_a_version_1_store_gets_term_counts_keeping_its_data(mocked_server):
         full(store, ["1", "2"], [1, TOP], table="t", sketches=[(1, 2, 3), (TOP, 0, 1)], terms={7: 2})
         assert store.sketches("t", ["1", "2"]) == {"1": (1, 2, 3), "2": (TOP, 0, 1)}
         assert store.term_counts("t", [7, 8]) == {7: 2}
+    finally:
+        store.close()
+
+
+def test_a_version_2_store_with_three_word_sketches_migrates_and_reads_them(mocked_server):
+    db = mocked_server.dedup
+    for version, _what, step in mongo_migrate.steps():
+        if version <= 2:
+            step(db)  # a store made by a dedup that knew steps 1 and 2
+    db.dedup_meta.insert_one({"_id": "schema", "version": 2})
+    db.fingerprints.insert_many([{"table": "t", "key": "1", "fp": Int64(-5), "sketch": [Int64(-1), Int64(0), Int64(1)]},
+                                 {"table": "t", "key": "2", "fp": Int64(7)}])
+    head = mongo_migrate.head_version()
+    assert head >= 3
+    with pytest.raises(StoreError, match=rf"at version 2, this dedup needs {head}: run `dedup migrate`"):
+        open_store("mongodb://h/dedup")
+    assert migrate_store("mongodb://h/dedup") == f"store mongodb://h/dedup migrated from 2 to version {head}"
+    assert db.fingerprints.find_one({"key": "1"}, {"_id": 0, "sketch": 1})["sketch"] == [-1, 0, 1]  # left as it was
+    store = open_store("mongodb://h/dedup")
+    try:
+        assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
+        assert store.sketches("t", ["1", "2"]) == {"1": (TOP, 0, 1)}
     finally:
         store.close()
 

@@ -17,7 +17,7 @@ import pytest
 from dedup.config import parse_config
 from dedup.runs.full import run_full
 
-SETTINGS = {"simhash": {"max_distance": 12, "sketch_bits": 256, "min_similarity": 0.84, "min_field_similarity": 0.75},
+SETTINGS = {"match": {"method": "simhash"}, "simhash": {"max_distance": 12, "sketch_bits": 256, "min_similarity": 0.84, "min_field_similarity": 0.75},
             "text": {"idf": False, "tf": "log", "workers": 1}}
 PETITION_FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 PERSON_FIELDS = {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},

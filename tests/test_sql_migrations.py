@@ -8,8 +8,16 @@ import sqlalchemy as sa
 from alembic import command
 
 from dedup.errors import StoreError
-from dedup.store import RunRecord, TableSnapshot, TermCounts, migrate_store, open_store
+from dedup.store import BlockEntries, RunRecord, TableChanges, TableSnapshot, TermCounts, migrate_store, open_store
 from dedup.store.sql_migrate import _alembic_config, head_revision
+
+
+def _refused_then_migrated(db_url, revision: str) -> None:
+    """A store at ``revision`` is refused until `dedup migrate` brings it to the head."""
+    assert head_revision() > revision
+    with pytest.raises(StoreError, match=f"at revision {revision}, this dedup needs .*: run `dedup migrate`"):
+        open_store(db_url)
+    assert migrate_store(db_url).endswith(f"migrated from {revision} to revision {head_revision()}")
 
 
 def test_older_store_is_refused_then_migrated_keeping_its_data(db_url):
@@ -18,9 +26,7 @@ def test_older_store_is_refused_then_migrated_keeping_its_data(db_url):
         command.upgrade(_alembic_config(conn), "0001")
         conn.execute(sa.text("INSERT INTO dedup_fingerprints (table_name, row_key, fingerprint) VALUES ('t', '1', -5)"))
     engine.dispose()
-    with pytest.raises(StoreError, match="at revision 0001, this dedup needs .*: run `dedup migrate`"):
-        open_store(db_url)
-    assert migrate_store(db_url).endswith(f"migrated from 0001 to revision {head_revision()}")
+    _refused_then_migrated(db_url, "0001")
     store = open_store(db_url)
     try:
         assert store.fingerprints("t") == {"1": 2**64 - 5}
@@ -47,10 +53,7 @@ def _store_at(db_url, revision):
 
 def test_a_0002_store_gets_sketches_and_term_counts_keeping_its_data(db_url):
     _store_at(db_url, "0002").dispose()
-    with pytest.raises(StoreError, match="at revision 0002, this dedup needs .*: run `dedup migrate`"):
-        open_store(db_url)
-    assert head_revision() >= "0003"
-    assert migrate_store(db_url).endswith(f"migrated from 0002 to revision {head_revision()}")
+    _refused_then_migrated(db_url, "0002")
     store = open_store(db_url)
     try:
         assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
@@ -87,5 +90,54 @@ def test_0003_downgrades_to_0002_and_back(db_url):
     try:
         assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
         assert store.sketches("t", ["1", "2"]) == {} and store.term_counts("t", [2**64 - 1]) == {}
+    finally:
+        store.close()
+
+
+def _add_row(store, key: str, fp: int, sketch) -> None:
+    """An incremental run adding one row of table t with this sketch (any width)."""
+    run_id = store.start_run(RunRecord("t", "incremental", dt.datetime(2026, 1, 1)))
+    store.apply_changes(TableChanges("t", run_id, [], BlockEntries(), [key], np.array([fp], dtype=np.uint64), [], [],
+                                     [], {"max_distance": 3}, None, np.array([sketch], dtype=np.uint64)))
+
+
+def test_a_0003_store_with_sketches_migrates_and_reads_them_beside_wider_ones(db_url):
+    engine = _store_at(db_url, "0003")
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE dedup_fingerprints SET sketch1 = -1, sketch2 = -9223372036854775808, sketch3 = 1 "
+                             "WHERE row_key = '1'"))
+    engine.dispose()
+    _refused_then_migrated(db_url, "0003")
+    store = open_store(db_url)
+    try:
+        assert store.sketches("t", ["1", "2"]) == {"1": (2**64 - 1, 2**63, 1)}
+        assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
+        wide = np.arange(36, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        _add_row(store, "3", 9, wide)
+        assert store.sketches("t", ["1", "2", "3"]) == {"1": (2**64 - 1, 2**63, 1), "3": tuple(map(int, wide))}
+    finally:
+        store.close()
+
+
+def test_0004_downgrades_to_0003_and_back(db_url):
+    _store_at(db_url, "0003").dispose()
+    migrate_store(db_url)
+    store = open_store(db_url)
+    try:
+        _add_row(store, "3", 9, [1, 2, 3, 4])
+    finally:
+        store.close()
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(_alembic_config(conn), "0003")
+        assert "signature" not in {c["name"] for c in sa.inspect(engine).get_columns("dedup_fingerprints")}
+    finally:
+        engine.dispose()
+    assert migrate_store(db_url).endswith(f"migrated from 0003 to revision {head_revision()}")
+    store = open_store(db_url)
+    try:
+        assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7, "3": 9}
+        assert store.sketches("t", ["1", "2", "3"]) == {}
     finally:
         store.close()

@@ -56,13 +56,14 @@ def term_counts_of(counts: dict) -> TermCounts:
 
 def snapshot(run_id, table="petitions", keys=None, fps=None, groups=None, skipped=None, watermark=None,
              sketches=None, terms=None):
-    """``sketches``: one (w1, w2, w3) per row or None; ``terms``: {hash: count}, a TermCounts, or None."""
+    """``sketches``: one tuple of words (any width) per row, an array, or None; ``terms``: {hash: count},
+    a TermCounts, or None."""
     keys = keys if keys is not None else [str(i) for i in range(1, len(EDGE_FPS) + 1)]
     fps = np.array(fps if fps is not None else EDGE_FPS, dtype=np.uint64)
     groups = groups if groups is not None else default_groups(run_id)
     skipped = skipped if skipped is not None else [Skipped("9", "no_features", "every field is empty")]
     if sketches is not None:
-        sketches = np.array(sketches, dtype=np.uint64).reshape(-1, 3)
+        sketches = np.array(sketches, dtype=np.uint64)
     if isinstance(terms, dict):
         terms = term_counts_of(terms)
     return TableSnapshot(table, run_id, keys, fps, groups, skipped, VERSION, watermark, sketches, terms,
@@ -81,13 +82,13 @@ def full_run(store, table="petitions", **kw) -> int:
 def changes(run_id, remove=(), add=(), skipped=(), delete_groups=(), upsert_groups=(), watermark=None,
             old=None, table="petitions", sketches=None):
     """TableChanges removing ``remove`` (their old fingerprints from ``old``) and adding ``add`` {key: fp};
-    ``sketches`` {key: (w1, w2, w3)} for every added key, or None."""
+    ``sketches`` {key: words} (one width) for every added key, or None."""
     old = old or {}
     gone = [k for k in remove if k in old]
     add = dict(add)
     add_sketches = None
     if sketches is not None:
-        add_sketches = np.array([sketches[k] for k in add], dtype=np.uint64).reshape(-1, 3)
+        add_sketches = np.array([sketches[k] for k in add], dtype=np.uint64)
     return TableChanges(table, run_id, list(remove), block_entries(LAYOUT, gone, [old[k] for k in gone]), list(add),
                         np.array(list(add.values()), dtype=np.uint64), list(skipped), list(delete_groups),
                         list(upsert_groups), VERSION, watermark, add_sketches, block_entries(LAYOUT, add, add.values()))
@@ -195,7 +196,7 @@ def test_a_failed_replace_keeps_the_previous_result(store):
     assert store.term_counts("petitions", list(TERMS)) == TERMS
 
 
-@pytest.mark.parametrize("bad", ["sketch_rows", "sketch_words", "term_twice", "count_zero", "terms_unaligned"])
+@pytest.mark.parametrize("bad", ["sketch_rows", "sketch_flat", "term_twice", "count_zero", "terms_unaligned"])
 def test_a_malformed_snapshot_is_refused_and_nothing_written(store, bad):
     full_run(store, sketches=EDGE_SKETCHES, terms=TERMS)
     before = dump(store, EDGE_FPS)
@@ -204,8 +205,8 @@ def test_a_malformed_snapshot_is_refused_and_nothing_written(store, bad):
                     terms={5: 1, 6: 2})
     if bad == "sketch_rows":
         snap.sketches = snap.sketches[:1]
-    elif bad == "sketch_words":
-        snap.sketches = np.zeros((2, 2), dtype=np.uint64)
+    elif bad == "sketch_flat":
+        snap.sketches = np.zeros(2, dtype=np.uint64)  # not (rows, words)
     elif bad == "term_twice":
         snap.terms = TermCounts(np.array([5, 5], dtype=np.uint64), np.array([1, 2]))
     elif bad == "count_zero":
@@ -301,6 +302,81 @@ def test_apply_changes_with_sketches_for_other_rows_is_refused(store):
     with pytest.raises(StoreError):
         store.apply_changes(ch)
     assert dump(store, EDGE_FPS) == before
+
+
+def wide(width: int, seed: int) -> list[tuple[int, ...]]:
+    """One sketch of ``width`` words per EDGE_FPS row, words on both sides of 2**63 and at the edges."""
+    edge = [0, 1, (1 << 63) - 1, 1 << 63, TOP - 1, TOP]
+    return [tuple(edge[(row + w + seed) % len(edge)] ^ (w * 0x9E3779B97F4A7C15 % (1 << 64) if (row + w) % 3 else 0)
+                  for w in range(width)) for row in range(len(EDGE_FPS))]
+
+
+@pytest.mark.parametrize("width", [0, 3, 40])
+def test_sketches_of_any_width_round_trip_through_replace_and_changes(store, width):
+    sketches = wide(width, 0)
+    assert width == 0 or any(w >= 1 << 63 for s in sketches for w in s)
+    full_run(store, sketches=sketches)
+    expected = {k: s for k, s in zip(OLD, sketches)} if width else {}
+    got = store.sketches("petitions", [*OLD, "nope"])
+    assert got == expected
+    assert all(type(s) is tuple and len(s) == width for s in got.values())
+    assert all(type(w) is int and 0 <= w < 1 << 64 for s in got.values() for w in s)
+    run_id = start(store, kind="incremental")
+    new = {"2": wide(width, 1)[0], "10": wide(width, 2)[5]}
+    ch = changes(run_id, remove=["2", "3"], add={"2": NEW_2, "10": NEW_10}, old=OLD, sketches=new)
+    assert ch.add_sketches.shape == (2, width)
+    store.apply_changes(ch)
+    expected.pop("3", None)
+    expected.update(new if width else {})
+    assert store.sketches("petitions", [*OLD, "10"]) == expected
+    assert store.fingerprints("petitions", ["2", "3", "10"]) == {"2": NEW_2, "10": NEW_10}
+
+
+def test_a_row_added_again_with_another_width_keeps_only_the_new_sketch(store):
+    full_run(store, sketches=wide(3, 0))
+    run_id = start(store, kind="incremental")
+    store.apply_changes(changes(run_id, remove=["1", "2"], add={"1": 11, "2": 22}, old=OLD,
+                                sketches={"1": wide(40, 3)[1], "2": wide(40, 4)[2]}))
+    store.apply_changes(changes(run_id, remove=["2"], add={"2": 23}, old={"2": 22}, sketches={"2": ()}))  # width 0
+    store.apply_changes(changes(run_id, remove=["3"], add={"3": 33}, old=OLD, sketches={"3": (TOP,)}))
+    got = store.sketches("petitions", list(OLD))
+    assert got == {"1": wide(40, 3)[1], "3": (TOP,), **{k: s for k, s in zip(OLD, wide(3, 0)) if k in "456"}}
+    full_run(store, sketches=wide(40, 5))  # a full run of another width replaces every sketch
+    assert store.sketches("petitions", list(OLD)) == dict(zip(OLD, wide(40, 5)))
+
+
+def write_old_layout(store, table: str, words_of: dict[str, tuple[int, int, int]]) -> None:
+    """Give stored rows their three sketch words the way a store written before variable widths
+    held them: SQL sketch1..3 (signature NULL), MongoDB ``sketch: [Int64 x 3]`` (no ``sig``)."""
+    signed = {k: [w - (1 << 64) if w >= 1 << 63 else w for w in ws] for k, ws in words_of.items()}
+    if hasattr(store, "engine"):
+        from dedup.store.sql_schema import fingerprints as f
+
+        with store.engine.begin() as conn:
+            for k, (a, b, c) in signed.items():
+                conn.execute(f.update().where(f.c.table_name == table, f.c.row_key == k).values(
+                    signature=None, sketch1=a, sketch2=b, sketch3=c))
+    else:
+        from bson.int64 import Int64
+
+        for k, ws in signed.items():
+            store.db.fingerprints.update_one({"table": table, "key": k},
+                                             {"$unset": {"sig": ""}, "$set": {"sketch": [Int64(w) for w in ws]}})
+
+
+def test_rows_in_the_old_three_word_layout_read_back(store):
+    full_run(store, sketches=wide(40, 0))
+    old_rows = {"1": EDGE_SKETCHES[1], "4": EDGE_SKETCHES[2], "6": EDGE_SKETCHES[5]}
+    write_old_layout(store, "petitions", old_rows)
+    expected = {**dict(zip(OLD, wide(40, 0))), **old_rows}
+    assert store.sketches("petitions", [*OLD, "nope"]) == expected
+    # an old row changed by a run without sketches keeps none; one changed with a sketch gets the new one
+    run_id = start(store, kind="incremental")
+    store.apply_changes(changes(run_id, remove=["4"], add={"4": 44}, old=OLD))
+    store.apply_changes(changes(run_id, remove=["6"], add={"6": 66}, old=OLD, sketches={"6": (5,) * 36}))
+    del expected["4"]
+    expected["6"] = (5,) * 36
+    assert store.sketches("petitions", list(OLD)) == expected
 
 
 def test_term_counts_round_trip_and_the_next_full_run_replaces_them(store):

@@ -25,7 +25,10 @@ DEFAULT_TF = "log"
 TF_MODES = ("log", "raw")
 DEFAULT_MIN_FIELD_SIMILARITY = 0.75
 FINGERPRINTS = ("auto", "row", "fields")
-PAPER_RECIPE = {"simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None},
+MATCH_METHODS = ("minhash", "simhash")  # how candidates are found and verified (dedup.runs.recipe)
+MATCH_ROLES = ("content", "identity", "none")  # a field's part in the minhash recipe
+PAPER_RECIPE = {"match": {"method": "simhash"},
+                "simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None},
                 "text": {"idf": False, "tf": "raw"},
                 "table": {"fingerprint": "row"}}
 DEFAULT_BATCH_SIZE = 1000
@@ -34,13 +37,15 @@ DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit:
 DEFAULT_STORE_URL = "sqlite:///dedup-store.db"
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
 KEYS = {
-    "": {"source", "store", "simhash", "tables", "text"},
+    "": {"source", "store", "match", "simhash", "tables", "text"},
+    "match": {"method", "threshold", "identity_threshold", "short_chars", "short_threshold",
+              "short_identity_threshold", "record_threshold"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
     "text": {"stopwords", "hmm", "workers", "idf", "tf"},
     "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
-    "tables.<name>.fields.<column>": {"kind", "weight", "n"},
+    "tables.<name>.fields.<column>": {"kind", "weight", "n", "match"},
 }
 
 
@@ -53,6 +58,13 @@ class FieldSpec:
     kind: str
     weight: float
     n: int | None = None  # chars: characters per n-gram
+    match: str | None = None  # content, identity or none; None: by kind (text: content, others: identity)
+
+    @property
+    def role(self) -> str:
+        """The field's part in the minhash recipe: its text is shingled (content), its whole value
+        tells the same person (identity), or neither (none)."""
+        return self.match or ("content" if self.kind == "text" else "identity")
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,19 @@ class TextConfig:
 
 
 @dataclass(frozen=True)
+class MatchConfig:
+    """The minhash recipe's thresholds (dedup.index.bands, dedup.index.records), or the simhash one."""
+
+    method: str = "minhash"
+    threshold: float = 0.75  # long contents: estimated Jaccard of their 3-gram sets
+    identity_threshold: float = 0.45  # long contents with an identity field equal
+    short_chars: int = 60  # a content shorter than this (cleaned) is short
+    short_threshold: float = 0.95
+    short_identity_threshold: float = 0.20
+    record_threshold: float | None = None  # record tables' weighted field similarity; None: the scheme's default
+
+
+@dataclass(frozen=True)
 class Config:
     source_url: str
     store_url: str
@@ -104,6 +129,7 @@ class Config:
     bucket_size: int = DEFAULT_BUCKET_SIZE
     tables: Mapping[str, TableConfig] = field(default_factory=dict)
     text: TextConfig = TextConfig()
+    match: MatchConfig = MatchConfig()
     path: Path | None = None
 
     def table(self, name: str | None) -> TableConfig:

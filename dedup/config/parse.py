@@ -16,11 +16,12 @@ import yaml
 
 from ..errors import ConfigError
 from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
+from .match import parse_match
 from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_CELL_CHARS,
                     DEFAULT_MAX_DISTANCE,
                     DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, DEFAULT_NGRAM, DEFAULT_SKETCH_BITS,
-                    DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, SKETCH_BITS, TF_MODES, Config,
-                    FieldSpec, TableConfig, TextConfig)
+                    DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, MATCH_ROLES,
+                    SKETCH_BITS, TF_MODES, Config, FieldSpec, TableConfig, TextConfig)
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
@@ -147,6 +148,8 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     store_url = _string(store, "url", "store", problems, required=False) or DEFAULT_STORE_URL
     bucket_size = _integer(store, "bucket_size", "store", problems, default=DEFAULT_BUCKET_SIZE, minimum=1)
 
+    match = parse_match(_mapping(data, "match", problems, required=False), problems)
+
     simhash = _mapping(data, "simhash", problems, required=False)
     _unknown(simhash, KEYS["simhash"], "simhash", problems)
     max_distance = _integer(simhash, "max_distance", "simhash", problems, default=DEFAULT_MAX_DISTANCE, minimum=0)
@@ -204,7 +207,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     if isinstance(tables_raw, dict) and not tables_raw and "tables" in data:
         problems.add("tables", "configure at least one table")
     for tname, traw in (tables_raw or {}).items():
-        t = _parse_table(str(tname), traw, problems, max_cell_chars)
+        t = _parse_table(str(tname), traw, problems, max_cell_chars, match.method)
         if t is not None:
             tables[t.name] = t
 
@@ -221,11 +224,13 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         bucket_size=bucket_size,
         tables=tables,
         text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers, idf=idf, tf=tf),
+        match=match,
         path=None if base_dir is None else base_dir,
     )
 
 
-def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int) -> TableConfig | None:
+def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int,
+                 method: str = "minhash") -> TableConfig | None:
     path = f"tables.{name}"
     if len(name) > _IDENTIFIER_MAX:
         problems.add(path, f"table name longer than {_IDENTIFIER_MAX} characters")
@@ -262,11 +267,11 @@ def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int) 
         fingerprint = "auto"
     if fingerprint == "auto":  # records without text: compare field by field
         fingerprint = "fields" if len(fields) >= 2 and all(f.kind != "text" for f in fields) else "row"
-        if fingerprint == "fields" and len(fields) > _MAX_FIELDS:
+        if fingerprint == "fields" and method == "simhash" and len(fields) > _MAX_FIELDS:
             fingerprint = "row"
             log.warning("%s: %d fields without text, more than a fields fingerprint takes (%d): comparing "
                         "whole rows; set fingerprint: row to say so", path, len(fields), _MAX_FIELDS)
-    if fingerprint == "fields":
+    if fingerprint == "fields" and method == "simhash":
         try:
             BlockLayout.for_fields(len(fields))
         except ValueError as e:
@@ -284,11 +289,15 @@ def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSp
     elif isinstance(spec, dict):
         _unknown(spec, KEYS["tables.<name>.fields.<column>"], path, problems)
         kind, weight, n = spec.get("kind"), spec.get("weight"), spec.get("n")
+        role = spec.get("match")
+        if role is not None and role not in MATCH_ROLES:
+            problems.add(f"{path}.match", f"must be one of {', '.join(MATCH_ROLES)}")
+            return None
     else:
         problems.add(path, "must be short, text, chars, or {kind: short|text|chars, weight: N}")
         return None
     if isinstance(spec, str):
-        n = None
+        n = role = None
     if kind not in FIELD_KINDS:
         problems.add(f"{path}" + (".kind" if isinstance(spec, dict) else ""),
                      f"unknown kind {kind!r} (use short, text or chars)")
@@ -307,7 +316,7 @@ def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSp
     elif isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight > 0:
         problems.add(f"{path}.weight", "must be a number greater than 0")
         return None
-    return FieldSpec(name=col, kind=kind, weight=float(weight), n=n)
+    return FieldSpec(name=col, kind=kind, weight=float(weight), n=n, match=role)
 
 
 def _unknown(raw: Any, allowed: set[str], path: str, problems: _Problems) -> None:

@@ -12,10 +12,10 @@ source:
   url: "sqlite:///petitions.db"
 store:
   url: "sqlite:///dedup-store.db"
-simhash:                   # the defaults, written out: the recipe that measured best
-  max_distance: 12         # candidates: fingerprints at most 12 of 64 bits apart (exact search)
-  sketch_bits: 256         # 256 SimHash bits kept per row to verify each candidate pair
-  min_similarity: 0.84     # kept when the similarity estimated from them is at least this
+match:                     # the defaults, written out (config.example.yaml explains them)
+  method: minhash          # 64 MinHash values of each content's 3-grams; at most 16 keys a row
+  threshold: 0.75          # a pair is a duplicate at estimated Jaccard 0.75,
+  identity_threshold: 0.45 # or 0.45 when name, phone or address is equal
 text:
   idf: false
   tf: log                  # a term n times in a field weighs 1 + ln n

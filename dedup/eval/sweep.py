@@ -49,11 +49,12 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
             on_total(source.count())
         result = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
         sketches = recipe.sketch(result.features, TermModel.learn(result.features) if recipe.idf else None)
+        recipe = recipe.learn(sketches)  # as a full run does
         every_key = list(result.keys) + [s.key for s in result.skipped]
         if truth_column:
             values = source.fetch(every_key, (truth_column,))
             truth = {k: v for k in every_key if (v := value_to_text(values.get(k, {}).get(truth_column)))}
-        measure = _measure_fields if tcfg.by_field else _measure
+        measure = _measure_scored if recipe.scheme is not None or tcfg.by_field else _measure
         out = measure(config, recipe, result, sketches, truth or {}, every_key, distances, similarities)
         shown = [p for kind in ("false_pairs", "missed_pairs") for p in out[kind]]
         cols = tcfg.display or tuple(f.name for f in tcfg.fields)
@@ -122,19 +123,37 @@ def _measure(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict
     }
 
 
-def _measure_fields(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict[str, str], every_key: list[str],
-                    distances, similarities) -> dict:
-    """A fields fingerprint: candidates share a field; min_field_similarity is swept on their scores."""
+def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict[str, str],
+                    every_key: list[str], distances, similarities) -> dict:
+    """A recipe whose verifier scores candidate pairs (the minhash recipe's estimated Jaccard, a
+    fields fingerprint's weighted field similarity): its threshold is swept on those scores."""
     tcfg = recipe.table
     keys = result.keys
-    verify = recipe.verifier
     i, j, _ = _candidates(recipe, keys, sk)
-    score = verify.scores(sk[i], sk[j]) if len(i) else np.empty(0)
+    if recipe.scheme is not None:
+        knob, current_t = "match.threshold", recipe.verifier.threshold
+        label = f"minhash recipe: {_describe(recipe.scheme)}; threshold={current_t}"
+        measure = "estimated Jaccard similarity of the contents (candidate pairs: rows sharing a key)"
+
+        def score_of(a, b):
+            return recipe.verifier.scores(recipe.signatures(a), recipe.signatures(b))
+
+        def keep_at(t):
+            v = replace(recipe.verifier, threshold=t)
+            return v(recipe.signatures(sk[i]), recipe.signatures(sk[j])) if len(i) else np.zeros(0, bool)
+    else:
+        knob, current_t = "simhash.min_field_similarity", config.min_field_similarity
+        label = f"fields fingerprint, min_field_similarity={current_t}"
+        measure = "weighted field similarity of candidate pairs (rows sharing a field)"
+        score_of = recipe.verifier.scores
+
+        def keep_at(t):
+            return at_least(score, t)
+    score = score_of(sk[i], sk[j]) if len(i) else np.empty(0)
 
     def quality(threshold: float):
-        keep = at_least(score, threshold)
-        groups = _groups(keys, i[keep], j[keep])
-        return groups, pair_quality(groups, truth, every_key)
+        keep = keep_at(threshold)
+        return pair_quality(_groups(keys, i[keep], j[keep]), truth, every_key)
 
     groups = [g.keys for g in recipe.groups(keys, sk)]  # exactly what `dedup full` finds
     current = pair_quality(groups, truth, every_key)
@@ -142,16 +161,20 @@ def _measure_fields(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
     return {
         "table": tcfg.name, "rows": result.rows_read, "fingerprinted": len(keys),
         "skipped": len(result.skipped), "truth_clusters": len(set(truth.values())),
-        "current": {"label": f"fields fingerprint, min_field_similarity={config.min_field_similarity}",
-                    **current.as_dict()},
-        "sweeps": [{"knob": "simhash.min_field_similarity", "current": config.min_field_similarity, "points": [
-            {"value": s, **quality(s)[1].as_dict()} for s in sorted(set(similarities))]}],
-        "histograms": [{"measure": "weighted field similarity of candidate pairs (rows sharing a field)",
-                        "bins": SIMILARITY_BINS, "true": _binned(score[same], SIMILARITY_BINS),
-                        "false": _binned(score[~same], SIMILARITY_BINS),
-                        "threshold": config.min_field_similarity, "accept": "at_least"}],
-        **_shown_pairs(groups, truth, every_key, keys, sk, verify.scores),
+        "current": {"label": label, **current.as_dict()},
+        "sweeps": [{"knob": knob, "current": current_t, "points": [
+            {"value": s, **quality(s).as_dict()} for s in sorted(set(similarities) | {current_t})]}],
+        "histograms": [{"measure": measure, "bins": SIMILARITY_BINS, "true": _binned(score[same], SIMILARITY_BINS),
+                        "false": _binned(score[~same], SIMILARITY_BINS), "threshold": current_t,
+                        "accept": "at_least"}],
+        **_shown_pairs(groups, truth, every_key, keys, sk, score_of),
     }
+
+
+def _describe(scheme) -> str:
+    if hasattr(scheme, "describe"):
+        return scheme.describe()
+    return f"records: exact keys on fields {scheme.key_fields()}, pair keys {scheme.pair_keys()}, {scheme.bands} bands"
 
 
 def _groups(keys: list[str], i: np.ndarray, j: np.ndarray) -> list[list[str]]:

@@ -37,6 +37,7 @@ class HashedFeatures:
     idf: np.ndarray  # bool: the feature is a term or n-gram (weighted by IDF when that is on), not a whole value
     counts: np.ndarray  # int64 features per row
     field: np.ndarray | None = None  # int16 position of each feature's column (fields fingerprints only)
+    signatures: np.ndarray | None = None  # (rows, words) uint64 per row, when the recipe keeps a signature
 
     @classmethod
     def of(cls, rows: Sequence[Mapping[str, float]], fields: Sequence[Sequence[int]] | None = None,
@@ -59,8 +60,16 @@ class HashedFeatures:
         if not parts:
             return cls(np.empty(0, np.uint64), np.empty(0), np.empty(0, bool), np.empty(0, np.int64))
         field = None if any(p.field is None for p in parts) else np.concatenate([p.field for p in parts])
+        sigs = None if any(p.signatures is None for p in parts) else np.concatenate([p.signatures for p in parts])
         return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),
-                   field)
+                   field, sigs)
+
+    def rows(self, keep: np.ndarray) -> "HashedFeatures":
+        """The features of the rows where ``keep`` (bool, one per row) is true."""
+        per = np.repeat(keep, self.counts)
+        return HashedFeatures(self.hashes[per], self.weights[per], self.idf[per], self.counts[keep],
+                              None if self.field is None else self.field[per],
+                              None if self.signatures is None else self.signatures[keep])
 
 
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:

@@ -12,7 +12,7 @@ from .groups import Pair
 
 
 def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[Pair]:
-    """Pairs between rows, from ``near(unique_fingerprints) -> (i, j, dist)`` on distinct sketches.
+    """Pairs between rows, from ``near(distinct sketches) -> (i, j, dist)``.
 
     ``sketches`` is (rows, words) uint64 with the fingerprint as word 0, or a plain fingerprint
     array. Rows with identical sketches are linked to the first (lowest-key) row holding that
@@ -31,7 +31,7 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[
         row = order[pos]
         if row != rep[u]:
             out.append(Pair(keys[rep[u]], keys[row], 0))
-    i, j, dist = near(np.ascontiguousarray(uniq[:, 0]))
+    i, j, dist = near(uniq)
     if verify is not None and len(i):
         keep = verify(uniq[i], uniq[j])
         i, j, dist = i[keep], j[keep], dist[keep]

@@ -74,6 +74,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
                 else TermModel.learn(rows.features)
         sketches = recipe.sketch(rows.features, terms)
+        recipe = recipe.learn(sketches)
         fps = fingerprints_of(sketches, len(rows.keys))
         groups = recipe.groups(rows.keys, sketches)
         for g in groups:
@@ -82,7 +83,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
             skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
             sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-            blocks=recipe.block_entries(rows.keys, fps)))
+            blocks=recipe.block_entries(rows.keys, sketches)))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                             rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
         store.finish_run(run.id, "ok", result.summary())

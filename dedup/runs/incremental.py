@@ -83,6 +83,10 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
                 f"({_differences(stored_version, version)}); run `dedup full --table {name}` to rebuild them")
         if state is not None and LEARNED in state.version:
             version[LEARNED] = state.version[LEARNED]
+            recipe = recipe.using(state.version[LEARNED].get("fields"))
+        if recipe.learns and recipe.learned is None:
+            raise ConfigError(f"{name!r} is compared as records, by what a full run learns from the whole table: "
+                              f"run `dedup full --table {name}` first")
         since = state.watermark if state is not None else None
         if on_total is not None:
             on_total(source.count(since))
@@ -115,9 +119,9 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
     touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
 
-    new_old, stored_fp = _pairs_with_stored(store, recipe, new_keys, new_fps, in_batch)
+    new_old, stored_fp = _pairs_with_stored(store, recipe, new_keys, new_sketches, in_batch)
     if recipe.verifier is not None and new_old:
-        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), stored_fp, recipe.verifier)
+        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), stored_fp, recipe.verify)
     matched = sorted({old for _, old, _ in new_old}, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
@@ -146,11 +150,12 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})
 
     old_keys = list(stored_before)
+    old_sk = _sketches_of(store, table, old_keys, stored_before, new_sketches.shape[1])
     changes = TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
-        remove_blocks=recipe.block_entries(old_keys, [stored_before[k] for k in old_keys]),
+        remove_blocks=recipe.block_entries(old_keys, np.array([old_sk[k] for k in old_keys], dtype=np.uint64)),
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
-        add_blocks=recipe.block_entries(new_keys, new_fps), skipped=list(rows.skipped),
+        add_blocks=recipe.block_entries(new_keys, new_sketches), skipped=list(rows.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
         version=version, watermark=rows.watermark)
     return changes, result
@@ -160,11 +165,12 @@ def _ordered(a: str, b: str, d: int) -> Pair:
     return Pair(a, b, d) if key_sort(a) < key_sort(b) else Pair(b, a, d)
 
 
-def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], fps: np.ndarray,
+def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], sketches: np.ndarray,
                        in_batch: set[str]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
     """(new key, stored key, distance) within reach, from the stored entries of the new rows' blocks,
     and the fingerprints those entries hold for the stored keys."""
-    names_of = recipe.block_names(fps)
+    fps = fingerprints_of(sketches, len(keys))
+    names_of = recipe.block_names(sketches)
     entries = store.block_entries(recipe.table.name, sorted({n for ns in names_of for n in ns}))
     rows, other_fp, other_key = [], [], []
     for i, names in enumerate(names_of):
@@ -178,15 +184,16 @@ def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], fps: np.nd
         return [], {}
     rows_a = np.asarray(rows, dtype=np.int64)
     dist = np.bitwise_count(fps[rows_a] ^ np.asarray(other_fp, dtype=np.uint64))
-    close = np.flatnonzero(dist <= recipe.layout.reach).tolist()
+    close = np.flatnonzero(dist <= recipe.reach).tolist()
     return (sorted({(keys[rows[j]], other_key[j], int(dist[j])) for j in close}),
             {other_key[j]: int(other_fp[j]) for j in close})
 
 
 def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> dict[str, list[int]]:
     """Stored rows' sketches (fingerprint first) with ``words`` words."""
-    extra = store.sketches(table, keys) if words > 1 else {}
-    return {k: [fp[k], *list(extra.get(k, (0, 0, 0)))[:words - 1]] for k in keys}
+    extra = store.sketches(table, keys) if words > 1 and keys else {}
+    pad = [0] * (words - 1)
+    return {k: [fp[k], *(list(extra.get(k, ())) + pad)[:words - 1]] for k in keys}
 
 
 def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new: dict[str, np.ndarray],

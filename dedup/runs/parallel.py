@@ -36,7 +36,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     """Hashed features of the rows that have any; the others as skipped (no features or unreadable).
 
     Weighting and SimHash come after, once the whole run's term counts are known (dedup.terms)."""
-    feats, keys, skipped = [], [], []
+    feats, keys, skipped, kept = [], [], [], []
     for key, row in rows:
         try:
             f = featurizer.described(row)
@@ -46,9 +46,10 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
         if f:
             feats.append(f)
             keys.append(key)
+            kept.append(row)
         else:
             skipped.append(Skipped(key, "no_features", "every field is empty"))
-    return keys, featurizer.hashed(feats), skipped
+    return keys, featurizer.hashed(feats, kept), skipped
 
 
 def _init_worker(featurizer: Featurizer) -> None:

@@ -9,15 +9,16 @@ not comparable, and an incremental run refuses to mix them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import asdict, dataclass, replace
 from importlib.metadata import PackageNotFoundError, version as dist_version
 
 import numpy as np
 
 from ..config.model import Config, TableConfig
 from ..index import fingerprint
-from ..index.blocks import BlockLayout
+from ..index.bands import BandScheme, TextVerifier
+from ..index.records import RecordScheme
+from ..index.blocks import BITS, BlockLayout
 from ..index.candidates import near_pairs
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair, build_groups
@@ -27,9 +28,11 @@ from ..store.model import BlockEntries
 from ..text.features import Featurizer
 from ..text.normalize import NORMALIZATION_VERSION
 from ..text.segment import Segmenter, load_stopwords
+from ..text.records import RecordSignature
+from ..text.signature import TextSignature
 from ..text.terms import TermModel
 
-LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents)
+LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents, field statistics)
 
 
 @dataclass(frozen=True)
@@ -38,14 +41,18 @@ class Recipe:
     featurizer: Featurizer
     words: int  # 64-bit sketch words per row; word 0 is the fingerprint
     layout: BlockLayout
-    verifier: SketchVerifier | FieldVerifier | None  # None: every candidate is a duplicate
+    verifier: object  # SketchVerifier, FieldVerifier, TextVerifier or a record verifier; None: no verification
     idf: bool
     max_distance: int
     stamp: dict  # the version stamp, without what a full run learns
+    scheme: object = None  # minhash recipe: the keys over the signature words (BandScheme or RecordScheme)
+    learned: dict | None = None  # what the scheme learned from the whole table (record tables)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> "Recipe":
         tcfg = table if isinstance(table, TableConfig) else config.table(table)
+        if config.match.method == "minhash":
+            return _minhash_recipe(config, tcfg)
         segmenter = Segmenter(load_stopwords(config.text.stopwords), hmm=config.text.hmm)
         featurizer = Featurizer(tcfg.fields, segmenter, by_field=tcfg.by_field, tf=config.text.tf)
         row_layout = BlockLayout.for_distance(config.max_distance, config.blocks)
@@ -74,37 +81,147 @@ class Recipe:
                    config.max_distance, stamp)
 
     def version(self, terms: TermModel | None = None) -> dict:
-        """The stamp stored with the fingerprints; with IDF, what the weights were learned from."""
-        return {**self.stamp, LEARNED: {"documents": terms.documents}} if terms is not None else dict(self.stamp)
+        """The stamp stored with the fingerprints, with what was learned from the whole table: the
+        IDF documents, the record scheme's field statistics."""
+        learned = {**({"documents": terms.documents} if terms is not None else {}),
+                   **({"fields": self.learned} if self.learned is not None else {})}
+        return {**self.stamp, LEARNED: learned} if learned else dict(self.stamp)
+
+    @property
+    def learns(self) -> bool:
+        """Whether the recipe's keys depend on what a full run learns from the whole table."""
+        return self.scheme is not None and hasattr(self.scheme, "learn")
+
+    def learn(self, sketches: np.ndarray) -> "Recipe":
+        """This recipe with what its scheme learns from a full run's rows (itself if nothing)."""
+        return self.using(self.scheme.learn(self.signatures(sketches))) if self.learns else self
+
+    def using(self, learned: dict | None) -> "Recipe":
+        """This recipe with the field statistics a full run learned (from a stored version stamp)."""
+        if learned is None or self.scheme is None or not hasattr(self.scheme, "with_learned"):
+            return self
+        scheme = self.scheme.with_learned(learned)
+        verifier = self.verifier.with_learned(learned) if hasattr(self.verifier, "with_learned") else self.verifier
+        return replace(self, scheme=scheme, verifier=verifier, learned=learned)
 
     def sketch(self, feats: HashedFeatures, terms: TermModel | None = None) -> np.ndarray:
-        """SimHash sketches, (rows, words) uint64 with the fingerprint as word 0; the features
-        weighed by IDF when ``terms`` (a fields fingerprint: each field into its own bits)."""
+        """Each row's sketch, (rows, words) uint64 with the fingerprint as word 0: the SimHash words
+        (features weighed by IDF when ``terms``; a fields fingerprint: each field into its own
+        bits), then the row's signature words if the recipe keeps them."""
         weights = terms.weigh(feats) if terms is not None else feats.weights
-        if self.table.by_field:
+        if self.table.by_field and self.scheme is None:
             return fingerprint.field_sketch(feats, weights, self.layout.block_masks, self.words)
-        return fingerprint.sketch(feats.hashes, weights, feats.counts, words=self.words)
+        words = fingerprint.sketch(feats.hashes, weights, feats.counts, words=self.words)
+        if self.scheme is None:
+            return words
+        sigs = feats.signatures
+        if sigs is None:
+            sigs = np.zeros((len(feats.counts), self.featurizer.signature.words), np.uint64)
+        return np.hstack([words, sigs])
+
+    def signatures(self, sketches: np.ndarray) -> np.ndarray:
+        """The signature words of sketches (after the SimHash words)."""
+        return self.matrix(sketches)[:, self.words:]
+
+    @property
+    def width(self) -> int:
+        """Words of a sketch: the SimHash words and the signature's."""
+        sig = self.featurizer.signature
+        return self.words + (sig.words if self.scheme is not None and sig is not None else 0)
+
+    def matrix(self, sketches) -> np.ndarray:
+        """Sketches as a (rows, width) uint64 array (a plain fingerprint array too; empty ones included)."""
+        sk = np.asarray(sketches, dtype=np.uint64)
+        if sk.size == 0:
+            return np.empty((0, self.width), np.uint64)
+        return sk.reshape(len(sk), -1)
+
+    def near(self, sketches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate index pairs (i < j) among these sketches, with their fingerprints' distance."""
+        sk = self.matrix(sketches)
+        if self.scheme is None:
+            return near_pairs(np.ascontiguousarray(sk[:, 0]), self.layout)
+        i, j = self.scheme.near(self.signatures(sk))
+        return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
+
+    def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Which candidate pairs (aligned sketches) are duplicates."""
+        if self.verifier is None:
+            return np.ones(len(a), dtype=bool)
+        if self.scheme is None:
+            return self.verifier(a, b)
+        return self.verifier(self.signatures(a), self.signatures(b))
+
+    @property
+    def reach(self) -> int:
+        """The largest fingerprint distance a candidate pair may have."""
+        return BITS if self.scheme is not None else self.layout.reach
 
     def candidates(self, keys: list[str], sketches: np.ndarray, layout: BlockLayout | None = None) -> list[Pair]:
-        """Unverified pairs: rows sharing a block (of ``layout``, by default the recipe's own)."""
-        return row_pairs(keys, sketches, partial(near_pairs, layout=layout or self.layout))
+        """Unverified pairs: rows sharing a block (of ``layout``, a SimHash block layout to try, or
+        the recipe's own keys)."""
+        if layout is not None:
+            return row_pairs(keys, sketches, lambda sk: near_pairs(np.ascontiguousarray(sk[:, 0]), layout))
+        return row_pairs(keys, sketches, self.near)
 
     def pairs(self, keys: list[str], sketches: np.ndarray) -> list[Pair]:
         """The duplicate pairs among these rows: candidates, verified."""
-        return row_pairs(keys, sketches, partial(near_pairs, layout=self.layout), self.verifier)
+        return row_pairs(keys, sketches, self.near, self.verify if self.verifier is not None else None)
 
     def groups(self, keys: list[str], sketches: np.ndarray) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key."""
         return build_groups(keys, fingerprints_of(sketches, len(keys)), self.pairs(keys, sketches))
 
-    def block_names(self, fps: np.ndarray) -> list[list[str]]:
-        """Each fingerprint's block names, one per table of the layout that indexes it."""
-        return self.layout.names_of(np.asarray(fps, dtype=np.uint64))
+    def block_names(self, sketches: np.ndarray) -> list[list[str]]:
+        """Each row's block names (from its sketch; the simhash recipe needs only the fingerprints)."""
+        sk = self.matrix(sketches)
+        if self.scheme is None:
+            return self.layout.names_of(sk[:, 0])
+        return self.scheme.names_of(self.signatures(sk))
 
-    def block_entries(self, keys: list[str], fps) -> BlockEntries:
+    def block_entries(self, keys: list[str], sketches) -> BlockEntries:
         """The block entries of these rows, for the store to add or remove."""
-        fps = np.asarray(fps, dtype=np.uint64).reshape(-1)
-        return BlockEntries.of_rows(keys, fps, self.block_names(fps))
+        sk = self.matrix(sketches)
+        return BlockEntries.of_rows(keys, sk[:, 0], self.block_names(sk))
+
+
+def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
+    """The default recipe: a 64-bit SimHash fingerprint for identity and reports, and a signature
+    whose keys find candidates and whose fields verify them (dedup.index.bands / records)."""
+    segmenter = Segmenter(load_stopwords(config.text.stopwords), hmm=config.text.hmm)
+    m = config.match
+    if tcfg.by_field:  # records: field by field (dedup.index.records)
+        signature = RecordSignature(tcfg.fields)
+        scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields), **(
+            {"threshold": m.record_threshold} if m.record_threshold is not None else {}))
+        verifier = scheme
+        settings = {"keys": {k: v for k, v in asdict(scheme).items() if k != "learned"}}
+    else:
+        content = tuple(f.name for f in tcfg.fields if f.role == "content")
+        identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
+        signature = TextSignature(content, identity)
+        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars)
+        verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
+                                m.short_identity_threshold, m.short_chars)
+        settings = {
+            "keys": {"bands": scheme.bands, "r": scheme.r, "short_chars": m.short_chars,
+                     "identity_keys": [list(c) for c in scheme.pairs_of_identity]},
+            "verify": {k: getattr(verifier, k) for k in ("threshold", "identity_threshold", "short_threshold",
+                                                         "short_identity_threshold")}}
+    featurizer = Featurizer(tcfg.fields, segmenter, tf=config.text.tf, signature=signature)
+    stamp = {
+        "match": "minhash",
+        "signature": signature.version(),
+        **settings,
+        "idf": config.text.idf,
+        "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
+        "normalization": NORMALIZATION_VERSION,
+        "max_cell_chars": tcfg.max_cell_chars,
+        **featurizer.version(),
+    }
+    stamp = json.loads(json.dumps(stamp, sort_keys=True))
+    layout = BlockLayout.for_distance(config.max_distance, config.blocks)  # only for `dedup eval` sweeps
+    return Recipe(tcfg, featurizer, 1, layout, verifier, config.text.idf, config.max_distance, stamp, scheme)
 
 
 def fingerprints_of(sketches: np.ndarray, rows: int) -> np.ndarray:
@@ -115,12 +232,10 @@ def fingerprints_of(sketches: np.ndarray, rows: int) -> np.ndarray:
 
 
 def extra_words(sketches: np.ndarray) -> np.ndarray | None:
-    """Sketch words after the fingerprint, padded to three for the store (None: fingerprint only)."""
+    """Sketch words after the fingerprint, for the store (None: fingerprint only)."""
     if sketches.shape[1] <= 1:
         return None
-    out = np.zeros((sketches.shape[0], 3), dtype=np.uint64)
-    out[:, :sketches.shape[1] - 1] = sketches[:, 1:]
-    return out
+    return np.ascontiguousarray(sketches[:, 1:])
 
 
 def _version(dist: str) -> str:

@@ -154,10 +154,7 @@ def _furthest(last: tuple | None, rows: list[tuple[str, dict]], wm_col: str, key
 def _without(keys: list[str], feats: HashedFeatures, drop: set[str]) -> tuple[list[str], HashedFeatures]:
     """The rows' keys and features without the rows whose key is in ``drop``."""
     keep = np.fromiter((k not in drop for k in keys), dtype=bool, count=len(keys))
-    per = np.repeat(keep, feats.counts)
-    field = None if feats.field is None else feats.field[per]
-    return ([k for k, ok in zip(keys, keep) if ok],
-            HashedFeatures(feats.hashes[per], feats.weights[per], feats.idf[per], feats.counts[keep], field))
+    return [k for k, ok in zip(keys, keep) if ok], feats.rows(keep)
 
 
 def _log_truncated(source: Source, cells: list[tuple[str, str, int]]) -> None:

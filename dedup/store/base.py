@@ -43,8 +43,10 @@ class Store(Protocol):
     def fingerprints(self, table: str, keys: list[str] | None = None) -> dict[str, int]:
         """Row key -> fingerprint, for all rows or only these keys (missing ones left out)."""
 
-    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
-        """Row key -> the three sketch words (unsigned ints), for those of ``keys`` stored with a sketch."""
+    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
+        """Row key -> the row's sketch words (unsigned ints, as many as it was stored with: rows of
+        one table may differ in width), for those of ``keys`` stored with a sketch. Looked up in
+        chunks: the cost follows ``len(keys)``, not the size of the table."""
 
     def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
         """Term hash (unsigned int) -> document count, for those of ``hashes`` the last full run stored.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import struct
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.groups import Group
 
-SKETCH_WORDS = 3  # unsigned 64-bit words of a sketch beside the fingerprint (256 SimHash bits in all)
+WORD_BYTES = 8  # a sketch word is stored as 8 little-endian bytes (SQL ``signature``, MongoDB ``sig``)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class TableSnapshot:
     skipped: list[Skipped]
     version: dict  # what produced the fingerprints (includes max_distance)
     watermark: dict | None  # {"type", "value", "key"} of the last row read, or None
-    sketches: np.ndarray | None = None  # (len(keys), 3) uint64: sketch words after the fingerprint
+    sketches: np.ndarray | None = None  # (len(keys), W) uint64: the sketch words after the fingerprint, any width
     terms: TermCounts | None = None
     blocks: BlockEntries = field(default_factory=BlockEntries)  # every row's block entries
 
@@ -131,7 +132,7 @@ class TableChanges:
     upsert_groups: list[Group]
     version: dict
     watermark: dict | None
-    add_sketches: np.ndarray | None = None  # (len(add_keys), 3) uint64
+    add_sketches: np.ndarray | None = None  # (len(add_keys), W) uint64: the sketch words after the fingerprint, any width
     add_blocks: BlockEntries = field(default_factory=BlockEntries)
 
 
@@ -144,18 +145,36 @@ class TableState:
 
 
 def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
-    """``sketches`` as a (n_rows, 3) uint64 array, None for none; a StoreError if it does not fit the rows."""
+    """``sketches`` as a (n_rows, W) uint64 array of any width W, None for none (None, W = 0 or no
+    rows: nothing to store); a StoreError if it is not one row of words per row."""
     if sketches is None:
         return None
     arr = np.asarray(sketches)
-    if arr.dtype != np.uint64:
-        arr = arr.astype(np.uint64)
     if arr.size == 0 and n_rows == 0:
-        return arr.reshape(0, SKETCH_WORDS)
-    if arr.shape != (n_rows, SKETCH_WORDS):
+        return None
+    if arr.ndim != 2 or arr.shape[0] != n_rows:
         raise StoreError(f"table {table!r}: sketches of shape {arr.shape} for {n_rows} rows "
-                         f"(expected ({n_rows}, {SKETCH_WORDS})); nothing was written")
-    return arr
+                         f"(expected ({n_rows}, words)); nothing was written")
+    if arr.shape[1] == 0:
+        return None
+    return arr.astype(np.uint64) if arr.dtype != np.uint64 else arr
+
+
+def sketch_blobs(sketches: np.ndarray | None, n_rows: int) -> list[bytes | None]:
+    """Each row's sketch words as little-endian uint64 bytes (one ``tobytes`` for all rows), or
+    None per row for no sketches; ``sketches`` as checked_sketches returns it."""
+    if sketches is None:
+        return [None] * n_rows
+    blob = np.ascontiguousarray(sketches, dtype="<u8").tobytes()
+    width = sketches.shape[1] * WORD_BYTES
+    return [blob[start:start + width] for start in range(0, len(blob), width)]
+
+
+def blob_words(blob: bytes) -> tuple[int, ...]:
+    """The unsigned sketch words of a blob sketch_blobs made."""
+    if len(blob) % WORD_BYTES:
+        raise StoreError(f"a stored sketch of {len(blob)} bytes is not whole 64-bit words")
+    return struct.unpack(f"<{len(blob) // WORD_BYTES}Q", blob)
 
 
 def checked_terms(table: str, terms: TermCounts | None) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,9 @@
 
 ``blocks.<table>`` holds ``{blockName, seq, count, bytes, info: [{hashcode, textname}]}``; a hot
 block overflows into continuation documents (seq 1, 2, ...) so none nears BSON's 16 MB.
-``fingerprints`` holds ``{table, key, fp, sketch?: [w1, w2, w3]}`` and ``terms`` a full run's
+``fingerprints`` holds ``{table, key, fp, sig?}`` (sig: the sketch words as little-endian uint64
+bytes, any number; documents written before schema version 3 may hold ``sketch: [w1, w2, w3]``
+instead, which is read as well) and ``terms`` a full run's
 ``{table, h, n}`` (term hash, document count); 64-bit values are Int64 with the same bits. There
 is no transaction across collections, so every write is idempotent instead: an interrupted full
 run is repaired by running it again, an interrupted incremental one by applying its changes again.
@@ -26,10 +28,10 @@ from ..index.groups import Group
 from ..index.keys import key_sort
 from . import mongo_migrate
 from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
-                    signed_hashes, to_signed, to_unsigned)
+                    signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_docs import (blocks_name, chunks, client_options, database_name, describe, fingerprint_doc, group_doc,
-                         group_of, now, plain, skipped_doc, unique, utc)
+                         group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
 KEYS_CHUNK = 5000  # row keys or group ids per $in
 TERMS_CHUNK = 5000  # term hashes per find({"h": {"$in": ...}})
@@ -153,14 +155,16 @@ class MongoStore(BlockDocuments):
         return out
 
     @_guarded
-    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
-        out: dict[str, tuple[int, int, int]] = {}
+    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
+        out: dict[str, tuple[int, ...]] = {}
         for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
-            for d in self.db.fingerprints.find({"table": table, "key": {"$in": chunk}, "sketch": {"$exists": True}},
-                                               {"_id": 0, "key": 1, "sketch": 1}):
-                if d.get("sketch"):
-                    a, b, c = d["sketch"]
-                    out[d["key"]] = (to_unsigned(a), to_unsigned(b), to_unsigned(c))
+            for d in self.db.fingerprints.find(
+                    {"table": table, "key": {"$in": chunk}, "$or": [{"sig": {"$exists": True}},
+                                                                    {"sketch": {"$exists": True}}]},
+                    {"_id": 0, "key": 1, "sig": 1, "sketch": 1}):
+                words = sketch_of(d)
+                if words is not None:
+                    out[d["key"]] = words
         return out
 
     @_guarded
@@ -242,10 +246,10 @@ class MongoStore(BlockDocuments):
                 self.db.drop_collection(name)
 
         signed = fps.view(np.int64).tolist()
-        words = sketches.view(np.int64).tolist() if sketches is not None else [None] * len(keys)
         self.db.fingerprints.delete_many({"table": t})
         self._bulk(self.db.fingerprints, (
-            (InsertOne(fingerprint_doc(t, k, s, w)), 96) for k, s, w in zip(keys, signed, words)))
+            (InsertOne(fingerprint_doc(t, k, s, sig)), _doc_bytes(sig))
+            for k, s, sig in zip(keys, signed, sketch_blobs(sketches, len(keys)))))
         self.db.groups.delete_many({"table": t})
         self._bulk(self.db.groups, ((InsertOne(group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
         self.db.skipped.delete_many({"table": t})
@@ -264,8 +268,7 @@ class MongoStore(BlockDocuments):
         if len(ch.add_keys) != len(fps):
             raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(fps)} fingerprints to add")
         unique(t, "added row key", ch.add_keys)
-        sketches = checked_sketches(t, len(fps), ch.add_sketches)
-        words = sketches.view(np.int64).tolist() if sketches is not None else [None] * len(fps)
+        sigs = sketch_blobs(checked_sketches(t, len(fps), ch.add_sketches), len(fps))
         blocks = self._blocks(t)
         # 1. removed rows (and rows about to be added or skipped, so that a repeat never doubles them)
         gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
@@ -280,8 +283,8 @@ class MongoStore(BlockDocuments):
         self._pull(blocks, pull)
         # 2. added rows (whole documents: a row added again without a sketch keeps no old one)
         self._bulk(self.db.fingerprints, (
-            (ReplaceOne({"table": t, "key": k}, fingerprint_doc(t, k, to_signed(fp), w), upsert=True), 96)
-            for k, fp, w in zip(ch.add_keys, fps, words)))
+            (ReplaceOne({"table": t, "key": k}, fingerprint_doc(t, k, to_signed(fp), sig), upsert=True),
+             _doc_bytes(sig)) for k, fp, sig in zip(ch.add_keys, fps, sigs)))
         self._push(blocks, added)
         # 3. skipped rows
         self._bulk(self.db.skipped, (
@@ -310,3 +313,7 @@ class MongoStore(BlockDocuments):
             "$set": {"version": plain(version), "watermark": plain(watermark), "updated_at": now()},
             "$max": {"max_group_id": top}}, upsert=True)
 
+
+def _doc_bytes(sig: bytes | None) -> int:
+    """Estimated BSON bytes of a fingerprint document with this sketch."""
+    return 96 + (len(sig) if sig is not None else 0)

@@ -7,13 +7,14 @@ import json
 import re
 from urllib.parse import unquote, urlsplit
 
+from bson.binary import Binary
 from bson.int64 import Int64
 
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, StoreError
 from ..index.groups import Group, Pair
 from ..index.keys import key_sort
-from .model import Skipped
+from .model import Skipped, blob_words, to_unsigned
 
 DEFAULT_TIMEOUT_MS = 5000
 
@@ -62,11 +63,22 @@ def unique(table: str, what: str, items) -> None:
         seen.add(item)
 
 
-def fingerprint_doc(table: str, key: str, signed_fp: int, sketch: list[int] | None) -> dict:
+def fingerprint_doc(table: str, key: str, signed_fp: int, sig: bytes | None) -> dict:
+    """A row's document; ``sig``: its sketch words as little-endian uint64 bytes (model.sketch_blobs)."""
     doc = {"table": table, "key": key, "fp": Int64(signed_fp)}
-    if sketch is not None:
-        doc["sketch"] = [Int64(w) for w in sketch]
+    if sig is not None:
+        doc["sig"] = Binary(sig)
     return doc
+
+
+def sketch_of(doc: dict) -> tuple[int, ...] | None:
+    """The unsigned sketch words of a fingerprint document: ``sig``, or the ``sketch`` list of Int64
+    of documents written before schema version 3; None for a row without a sketch."""
+    if doc.get("sig") is not None:
+        return blob_words(bytes(doc["sig"]))
+    if doc.get("sketch"):
+        return tuple(to_unsigned(w) for w in doc["sketch"])
+    return None
 
 
 def group_doc(table: str, g: Group, run_id: int) -> dict:

@@ -21,8 +21,8 @@ from ..errors import LockedError, StoreError
 from ..index.groups import Group, Pair
 from ..index.keys import key_sort
 from . import sql_schema as S
-from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches,
-                    checked_terms, signed_hashes, to_signed, to_unsigned)
+from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
+                    checked_sketches, checked_terms, signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .sql_migrate import current_revision, ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
@@ -142,12 +142,14 @@ class SqlStore:
         rows = self._guard(self._select_in, query, f.row_key, keys)
         return {k: to_unsigned(v) for k, v in rows}
 
-    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, int, int]]:
+    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
+        """``signature``'s words, or a row written before revision 0004 its three sketch columns."""
         f = S.fingerprints.c
-        query = sa.select(f.row_key, f.sketch1, f.sketch2, f.sketch3).where(
-            f.table_name == table, f.sketch1.is_not(None))
+        query = sa.select(f.row_key, f.signature, f.sketch1, f.sketch2, f.sketch3).where(
+            f.table_name == table, sa.or_(f.signature.is_not(None), f.sketch1.is_not(None)))
         rows = self._guard(self._select_in, query, f.row_key, keys)
-        return {k: (to_unsigned(a), to_unsigned(b), to_unsigned(c)) for k, a, b, c in rows}
+        return {k: blob_words(sig) if sig is not None else (to_unsigned(a), to_unsigned(b), to_unsigned(c))
+                for k, sig, a, b, c in rows}
 
     def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
         tc = S.term_counts.c
@@ -268,13 +270,12 @@ class SqlStore:
 
 
 def _add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None) -> None:
-    """Fingerprint rows, with their sketches if any."""
+    """Fingerprint rows, with their sketches if any (all words in ``signature``; sketch1..3 stay NULL)."""
     if len(keys) != len(fps):
         raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
-    words = sketches.view(np.int64).tolist() if sketches is not None else [(None, None, None)] * len(keys)
     _insert(conn, S.fingerprints, (
-        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "sketch1": w[0], "sketch2": w[1],
-         "sketch3": w[2]} for k, fp, w in zip(keys, fps, words)))
+        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "signature": sig}
+        for k, fp, sig in zip(keys, fps, sketch_blobs(sketches, len(keys)))))
 
 
 def _add_blocks(conn, table: str, entries: BlockEntries) -> None:

@@ -1,8 +1,10 @@
 """The SQL store's tables (the live schema; migrations/sql/versions/ creates and evolves it).
 
 Block entries follow the paper's relational layout (one row per block, fingerprint and row key);
-fingerprints are BIGINT holding the signed integer with the same 64 bits, and so are a row's
-three sketch words (all NULL for a row without a sketch) and term hashes.
+fingerprints are BIGINT holding the signed integer with the same 64 bits, and so are term hashes.
+A row's sketch words (any number) are ``signature``, little-endian uint64 bytes; sketch1..3 are
+the three words of stores written before revision 0004, read when ``signature`` is NULL (new
+writes leave them NULL). All NULL: a row without a sketch.
 """
 
 import sqlalchemy as sa
@@ -27,6 +29,7 @@ fingerprints = sa.Table(
     sa.Column("sketch1", sa.BigInteger, nullable=True),
     sa.Column("sketch2", sa.BigInteger, nullable=True),
     sa.Column("sketch3", sa.BigInteger, nullable=True),
+    sa.Column("signature", sa.LargeBinary, nullable=True),
 )
 
 term_counts = sa.Table(

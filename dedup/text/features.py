@@ -35,6 +35,7 @@ class Featurizer:
     segmenter: Segmenter
     by_field: bool = False  # fields fingerprint: text terms are tagged with their column too
     tf: str = "log"  # how a term's count in a field counts: raw (the paper) or log, 1 + ln(count)
+    signature: object = None  # makes each row's signature words (dedup.text.signature), if the recipe keeps one
 
     def _count(self, n: int) -> float:
         return 1.0 + math.log(n) if self.tf == "log" else float(n)
@@ -76,11 +77,15 @@ class Featurizer:
         """feature -> weight for one row; empty when every field is NULL or blank."""
         return {feature: entry[0] for feature, entry in self.described(row).items()}
 
-    def hashed(self, described: Sequence[dict[str, list]]) -> HashedFeatures:
-        """The rows' described features, hashed for the index."""
+    def hashed(self, described: Sequence[dict[str, list]], rows: Sequence[Mapping[str, object]] = ()) -> HashedFeatures:
+        """The rows' described features, hashed for the index, with the signatures of ``rows`` (the
+        same rows' values) when the recipe keeps signatures."""
         weights = [{f: e[0] for f, e in row.items()} for row in described]
         fields = [[e[1] for e in row.values()] for row in described] if self.by_field else None
-        return HashedFeatures.of(weights, fields, [[e[2] for e in row.values()] for row in described])
+        out = HashedFeatures.of(weights, fields, [[e[2] for e in row.values()] for row in described])
+        if self.signature is not None:
+            out.signatures = self.signature.of_rows(rows)
+        return out
 
     def version(self) -> dict:
         fields = [[f.name, f.kind, f.weight] + ([f.n] if f.kind == "chars" else []) for f in self.fields]

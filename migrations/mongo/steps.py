@@ -37,8 +37,17 @@ def _v2_terms(db) -> None:
     db.terms.create_index([("table", ASCENDING), ("h", ASCENDING)], unique=True, name="table_h")
 
 
+def _v3_signatures(_db) -> None:
+    """No-op data step: fingerprint documents now keep their sketch words, any number, as ``sig``
+    (BinData, little-endian uint64 bytes) instead of the ``sketch`` list of three Int64. Documents
+    written before stay readable as they are (the store reads ``sketch`` where there is no
+    ``sig``), so nothing is converted; the version moves so that an older dedup, which would not
+    see the ``sig`` of newer documents, refuses the store instead of reading it without sketches."""
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
     (2, "unique index of term document counts (table, term hash)", _v2_terms),
+    (3, "sketches of any width in fingerprint documents (sig); nothing to convert", _v3_signatures),
 ]

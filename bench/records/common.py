@@ -1,0 +1,121 @@
+"""Shared by the record-table benchmarks: the training table, the held-out loader, the pipeline.
+
+Training (settings are chosen on this only): bench/labelled/persons widened to 11 fields the way
+bench/research/issue14/persons_recipe.py did (surname, given_name, gender, birth_date, id_number,
+phone, province, city, district, street, status with 10 values kept by a copy with probability 0.9).
+Held-out (reporting only, never tuning): bench/heldout/persons_wide.py's persons.db + truth.csv.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import re
+import resource
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository
+
+from bench.labelled.persons import generate_persons  # noqa: E402
+from dedup.config.model import FieldSpec  # noqa: E402
+from dedup.eval.metrics import pair_quality  # noqa: E402
+from dedup.index.minhash import bucket_sizes  # noqa: E402
+from dedup.index.records import RecordScheme  # noqa: E402
+from dedup.text.records import RecordSignature  # noqa: E402
+
+TRAIN_FIELDS = ("surname", "given_name", "gender", "birth_date", "id_number", "phone", "province", "city",
+                "district", "street", "status")
+HELDOUT_FIELDS = ("surname", "given_name", "street_number", "address_1", "address_2", "suburb", "postcode", "state",
+                  "gender", "date_of_birth", "id_number", "phone")
+_ADDR = re.compile(r"^(?P<province>[^省]+省)?(?P<city>[^市]+市)?(?P<district>[^区县]+[区县])?(?P<street>.*)$")
+
+
+def training(n: int, seed: int) -> tuple[list[dict], dict[str, str], tuple[str, ...]]:
+    """(rows, truth key -> cluster, fields) of the widened bench/labelled/persons table."""
+    data = generate_persons(n, seed)
+    rng = random.Random(500 + seed)
+    status: dict = {}
+    rows = []
+    for r in data.rows:
+        lab = data.truth[r["id"]]
+        name = r["name"] or ""
+        m = _ADDR.match(r["address"]) if r["address"] else None
+        st = status.setdefault(lab, f"状态{rng.randrange(10)}")
+        if rng.random() < 0.1:
+            st = f"状态{rng.randrange(10)}"
+        rows.append({"id": r["id"], "surname": name[:1] or None, "given_name": name[1:] or None,
+                     "gender": r["gender"], "birth_date": r["birth_date"], "id_number": r["id_number"],
+                     "phone": r["phone"], "province": m and m["province"], "city": m and m["city"],
+                     "district": m and m["district"], "street": (m and m["street"]) or None, "status": st})
+    return rows, {str(k): str(v) for k, v in data.truth.items()}, TRAIN_FIELDS
+
+
+def heldout(folder: str) -> tuple[list[dict], dict[str, str], tuple[str, ...]]:
+    """(rows, truth, fields) of a folder written by bench/heldout/persons_wide.py."""
+    con = sqlite3.connect(str(Path(folder) / "persons.db"))
+    con.row_factory = sqlite3.Row
+    rows = [dict(r) for r in con.execute("SELECT * FROM persons ORDER BY id")]
+    con.close()
+    with open(Path(folder) / "truth.csv", encoding="utf-8") as fh:
+        truth = {r["key"]: r["cluster"] for r in csv.DictReader(fh)}
+    return rows, truth, HELDOUT_FIELDS
+
+
+def specs(fields) -> tuple[FieldSpec, ...]:
+    return tuple(FieldSpec(name=f, kind="short", weight=1.0) for f in fields)
+
+
+def components(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    g = coo_matrix((np.ones(len(i), np.int8), (i, j)), shape=(n, n))
+    return connected_components(g, directed=False)[1]
+
+
+def groups_of(labels: np.ndarray, ids: list[str]) -> list[list[str]]:
+    out: dict = {}
+    for lab, key in zip(labels.tolist(), ids):
+        out.setdefault(lab, []).append(key)
+    return [g for g in out.values() if len(g) > 1]
+
+
+def run(rows, fields, scheme_kw=None, sig_kw=None, sig=None, learned=None):
+    """Signature, learn, keys, candidate pairs, verify, components: (labels, info with timings)."""
+    t = {}
+    t0 = time.perf_counter()
+    if sig is None:
+        sig = RecordSignature(specs(fields), **(sig_kw or {})).of_rows(rows)
+    t["signature"] = time.perf_counter() - t0
+    scheme = RecordScheme(len(fields), **(scheme_kw or {}))
+    t1 = time.perf_counter()
+    scheme = scheme.with_learned(learned if learned is not None else scheme.learn(sig))
+    keys = scheme.keys(sig)
+    t["learn+keys"] = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    i, j = scheme.near(sig)
+    t["pairs"] = time.perf_counter() - t2
+    t3 = time.perf_counter()
+    keep = scheme.verify_pairs(sig, i, j)
+    t["verify"] = time.perf_counter() - t3
+    t4 = time.perf_counter()
+    labels = components(len(rows), i[keep], j[keep])
+    t["components"] = time.perf_counter() - t4
+    sizes = bucket_sizes(keys)
+    info = {"seconds": t, "keys_per_row": float((keys != 0).sum(1).mean()), "m": keys.shape[1],
+            "cand_per_row": len(i) / max(1, len(rows)), "largest_bucket": int(sizes.max()) if len(sizes) else 0,
+            "key_fields": [fields[f] for f in scheme.key_fields()],
+            "pair_keys": [f"{fields[a]}+{fields[b]}" for a, b in scheme.pair_keys()], "sig": sig}
+    return labels, info
+
+
+def quality(labels, rows, truth):
+    return pair_quality(groups_of(labels, [str(r["id"]) for r in rows]), truth)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

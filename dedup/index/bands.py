@@ -1,0 +1,113 @@
+"""Text tables: candidate keys and verification over a row's signature (dedup.text.signature).
+
+Signature words: [content length, one hash per identity column, MinHash values two a word].
+
+Keys (the ``blockName`` of the store), at most 16 a row, however large the table:
+- ``bands`` MinHash band keys of ``r`` values each (LSH: a pair of Jaccard 0.75 shares one with
+  probability 0.99 at 13 bands of 4, one of 0.5 with 0.56, one of 0.2 almost never);
+- for a *short* content (fewer than ``short_chars`` cleaned characters; its few shingles make
+  Jaccard coarse), exact keys of two identity columns together: the same person refiling a short
+  complaint with a changed phone or a typo still shares name+address.
+
+Verification (``TextVerifier``): J is the share of equal MinHash values, an estimate of the
+contents' Jaccard similarity. A pair of long contents is kept at J >= ``threshold``, or at
+J >= ``identity_threshold`` when one identity column is equal (the same person); a pair with a
+short content needs J >= ``short_threshold`` (practically the same text, numbers included), or
+J >= ``short_identity_threshold`` with an identity column equal. Every decision depends on the two
+rows alone, so a full run and any sequence of incremental runs find the same pairs.
+
+The defaults were chosen on bench/labelled and the training mix of bench/research/issue14
+(sweep: bench/sweep_recipe.py) and scored on bench/heldout, which they were not chosen on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from .minhash import band_keys, combine, key_pairs
+
+MAX_KEYS = 16
+IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
+
+
+@dataclass(frozen=True)
+class BandScheme:
+    identity: int  # identity columns in the signature
+    perms: int = 64
+    r: int = 4  # MinHash values a band
+    short_chars: int = 60
+
+    @property
+    def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
+        """Which identity columns make each identity key: every two of the first three (one alone
+        when there is only one)."""
+        cols = range(min(self.identity, IDENTITY_KEY_FIELDS))
+        return tuple(combinations(cols, 2)) if len(cols) > 1 else tuple((c,) for c in cols)
+
+    @property
+    def bands(self) -> int:
+        return min(self.perms // self.r, MAX_KEYS - len(self.pairs_of_identity))
+
+    def values(self, sig: np.ndarray) -> np.ndarray:
+        """(rows, perms) uint32 MinHash values."""
+        return np.ascontiguousarray(np.asarray(sig, dtype=np.uint64)[:, 1 + self.identity:]).view(np.uint32)
+
+    def keys(self, sig: np.ndarray) -> np.ndarray:
+        """(rows, m) uint64 keys, 0 where a row has none."""
+        sig = np.asarray(sig, dtype=np.uint64)
+        length = sig[:, 0]
+        out = [band_keys(self.values(sig), self.bands, self.r, valid=length > 0)]
+        short = (length > 0) & (length < self.short_chars)
+        for p, cols in enumerate(self.pairs_of_identity):
+            ids = sig[:, 1 + np.array(cols)]
+            key = combine(ids[:, 0], ids[:, -1] if len(cols) > 1 else ids[:, 0], p + 1)
+            out.append(np.where(short, key, np.uint64(0))[:, None])
+        return np.hstack(out)
+
+    def names_of(self, sig: np.ndarray) -> list[list[str]]:
+        keys = self.keys(sig)
+        labels = [f"b{i}:" for i in range(self.bands)] + [f"i{p}:" for p in range(len(self.pairs_of_identity))]
+        return [[f"{labels[c]}{k:016x}" for c, k in enumerate(row) if k] for row in keys.tolist()]
+
+    def near(self, sig: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Index pairs (i < j) of rows sharing a key."""
+        return key_pairs(self.keys(sig))
+
+    def describe(self) -> str:
+        extra = f" + {len(self.pairs_of_identity)} identity keys for contents under {self.short_chars} characters" \
+            if self.pairs_of_identity else ""
+        return f"{self.bands} MinHash bands of {self.r} values{extra}"
+
+
+@dataclass(frozen=True)
+class TextVerifier:
+    identity: int
+    threshold: float = 0.75
+    identity_threshold: float = 0.45
+    short_threshold: float = 0.95
+    short_identity_threshold: float = 0.20
+    short_chars: int = 60
+
+    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Estimated Jaccard similarity of the contents (0 when either has none)."""
+        a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+        va = np.ascontiguousarray(a[:, 1 + self.identity:]).view(np.uint32)
+        vb = np.ascontiguousarray(b[:, 1 + self.identity:]).view(np.uint32)
+        j = (va == vb).mean(axis=1) if va.shape[1] else np.zeros(len(a))
+        return np.where((a[:, 0] > 0) & (b[:, 0] > 0), j, 0.0)
+
+    def same_person(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        ia, ib = a[:, 1:1 + self.identity], b[:, 1:1 + self.identity]
+        return ((ia == ib) & (ia != 0)).any(axis=1)
+
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+        j = self.scores(a, b)
+        same = self.same_person(a, b)
+        short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
+        long_ok = (j >= self.threshold) | (same & (j >= self.identity_threshold))
+        short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
+        return (j > 0) & np.where(short, short_ok, long_ok)

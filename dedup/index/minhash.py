@@ -1,0 +1,125 @@
+"""MinHash signatures, their band keys, and the rows that share a key, for whole batches at once.
+
+A row's shingle set (64-bit hashes, dedup.text.shingles) gets K MinHash values: value k is the
+smallest of the top 32 bits of ``a_k * h + b_k`` (mod 2**64) over the row's hashes, so two rows'
+values agree with probability equal to their sets' Jaccard similarity. A *band* packs r values
+into one 64-bit key; two rows with Jaccard J share a given band's key with probability J**r, and
+at least one of b bands with 1 - (1 - J**r)**b (locality-sensitive hashing). The keys are the
+``blockName`` of the store: a few per row, however large the table.
+
+``key_pairs`` finds the rows sharing any key by one sort of all (row, key) entries; there is no
+loop over rows or buckets in Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+U64 = np.uint64
+EMPTY = 0xFFFFFFFF  # every MinHash value of a row without shingles
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
+
+
+def splitmix64(x: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser: a fast, well-mixed 64-bit to 64-bit bijection."""
+    with np.errstate(over="ignore"):
+        z = np.asarray(x, dtype=U64) + U64(_GOLDEN)
+        z = (z ^ (z >> U64(30))) * U64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> U64(27))) * U64(0x94D049BB133111EB)
+        return z ^ (z >> U64(31))
+
+
+def permutations(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (a, b) of ``k`` hash permutations, fixed by ``seed`` (a is odd: a bijection mod 2**64)."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(1, 2**63, size=k, dtype=np.uint64) | U64(1)
+    b = rng.integers(0, 2**63, size=k, dtype=np.uint64)
+    return a, b
+
+
+def minhash(hashes: np.ndarray, counts: np.ndarray, k: int, seed: int = 1) -> np.ndarray:
+    """(rows, k) uint32 MinHash values of each row's hashes (row r owns the next ``counts[r]``);
+    a row without hashes gets EMPTY everywhere."""
+    counts = np.asarray(counts, dtype=np.int64)
+    hashes = np.asarray(hashes, dtype=U64)
+    out = np.full((len(counts), k), EMPTY, np.uint32)
+    has = counts > 0
+    if not len(hashes):
+        return out
+    starts = (np.cumsum(counts) - counts)[has]
+    a, b = permutations(k, seed)
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            v = ((hashes * a[i] + b[i]) >> U64(32)).astype(np.uint32)
+            out[has, i] = np.minimum.reduceat(v, starts)
+    return out
+
+
+def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None = None) -> np.ndarray:
+    """(rows, bands) uint64 keys: band i packs the low 64/r bits of values [i*r, (i+1)*r) side by
+    side and mixes in the band's number, so equal values in two bands make two keys. Rows not
+    ``valid`` (no shingles) get 0, which names no block."""
+    values = np.asarray(values)
+    rows = values.shape[0]
+    width = 64 // r
+    mask = U64((1 << width) - 1)
+    keys = np.empty((rows, bands), U64)
+    for i in range(bands):
+        z = np.zeros(rows, U64)
+        for j in range(r):
+            z = (z << U64(width)) | (values[:, i * r + j].astype(U64) & mask)
+        keys[:, i] = splitmix64(z ^ U64(((i + 1) * _GOLDEN) & _MASK64)) | U64(1)
+    if valid is not None:
+        keys[~np.asarray(valid, dtype=bool)] = 0
+    return keys
+
+
+def combine(a: np.ndarray, b: np.ndarray, salt: int) -> np.ndarray:
+    """One 64-bit key of two (an identity key of two fields), never 0; 0 where either is 0."""
+    z = splitmix64(splitmix64(np.asarray(a, dtype=U64) ^ U64(salt & _MASK64)) ^ np.asarray(b, dtype=U64)) | U64(1)
+    return np.where((np.asarray(a) != 0) & (np.asarray(b) != 0), z, U64(0))
+
+
+def key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i < j), each once, of the rows sharing a non-zero key of ``keys`` (rows, m): one
+    sort of the flattened keys, then every pair inside each run of equal keys. A key is a key in
+    whichever column it stands (band keys mix in their band, so columns do not collide)."""
+    keys = np.asarray(keys, dtype=U64)
+    rows, m = keys.shape if keys.ndim == 2 else (len(keys), 1)
+    if rows < 2:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    flat = keys.reshape(-1)
+    row = np.repeat(np.arange(rows, dtype=np.int64), m)
+    live = flat != 0
+    flat, row = flat[live], row[live]
+    order = np.argsort(flat)
+    flat, row = flat[order], row[order]
+    edges = np.flatnonzero(np.concatenate(([True], flat[1:] != flat[:-1], [True])))
+    size, start = np.diff(edges), edges[:-1]
+    shared = size >= 2
+    start, size = start[shared], size[shared]
+    if not len(size):
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    # member p of a bucket of s pairs with the s-1-p members after it
+    member = np.repeat(start, size) + _ranges(size)
+    partners = np.repeat(size, size) - 1 - _ranges(size)
+    first = np.repeat(member, partners)
+    second = first + 1 + _ranges(partners)
+    i, j = row[first], row[second]
+    other = i != j  # a row holding one key twice
+    code = np.unique(np.minimum(i, j)[other] * rows + np.maximum(i, j)[other])
+    return code // rows, code % rows
+
+
+def bucket_sizes(keys: np.ndarray) -> np.ndarray:
+    """How many rows hold each distinct non-zero key (for reports of hot buckets)."""
+    flat = np.asarray(keys, dtype=U64).reshape(-1)
+    _, counts = np.unique(flat[flat != 0], return_counts=True)
+    return counts
+
+
+def _ranges(lengths: np.ndarray) -> np.ndarray:
+    """0..n-1 for each n of ``lengths``, concatenated."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    return np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)

@@ -1,0 +1,87 @@
+"""Character shingles of text, hashed for a whole batch at once: what MinHash compares.
+
+Text is cleaned first (``clean``): NFKC with case folded, everything that is not a letter or a
+digit removed (spaces, punctuation of either width, symbols), and every run of digits folded to
+one ``0``. A refiled complaint whose phone number, amount or date changed, or whose punctuation
+went from full to half width, then has the same shingles; the numbers themselves are added back
+as features of their own (``number_hashes``), each counted once, so a different amount still
+shows, just not through every shingle around it.
+
+Shingles are overlapping character n-grams (3 by default: the unit that measured best for
+Chinese complaints of 30 to 300 characters; bench/research/issue14). Each n-gram's code points are
+packed into one 64-bit integer (exact for n <= 3: 21 bits a code point) and remixed, so no string
+is built per shingle.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import numpy as np
+from cityhash import CityHash64
+
+from ..index.minhash import splitmix64
+
+U64 = np.uint64
+_NOISE = re.compile(r"[\W_]+")
+_DIGITS = re.compile(r"\d+")
+SHINGLES_VERSION = 1  # bump when clean(), shingle_hashes() or number_hashes() change their output
+
+
+def fold(text: str) -> str:
+    """NFKC with case folded (twice: folding can un-normalise) and noise removed; digits kept."""
+    return _NOISE.sub("", unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()))
+
+
+def clean(text: str) -> str:
+    """``fold`` with each run of digits made one ``0``."""
+    return _DIGITS.sub("0", fold(text))
+
+
+def numbers(text: str) -> list[str]:
+    """The digit runs of the text, as written after NFKC (full-width digits read as ASCII)."""
+    return _DIGITS.findall(unicodedata.normalize("NFKC", text))
+
+
+def shingle_hashes(texts: list[str], n: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct hashed character n-grams of each text -> (hashes uint64, counts per text).
+    A text shorter than n is one shingle; an empty text has none."""
+    lens = np.fromiter((len(s) for s in texts), np.int64, len(texts))
+    grams = np.where(lens >= n, lens - n + 1, np.minimum(lens, 1))
+    if not grams.sum():
+        return np.empty(0, U64), np.zeros(len(texts), np.int64)
+    points = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(U64)
+    starts = np.cumsum(lens) - lens
+    owner = np.repeat(np.arange(len(texts)), grams)
+    first = np.repeat(starts, grams) + (np.arange(int(grams.sum())) - np.repeat(np.cumsum(grams) - grams, grams))
+    width = np.minimum(np.repeat(lens, grams), n)
+    code = np.zeros(len(first), U64)
+    for k in range(n):
+        inside = k < width
+        code = (code << U64(21)) | np.where(inside, points[np.where(inside, first + k, 0)], U64(0))
+    return distinct_per_row(splitmix64(code ^ U64(n)), owner, len(texts))
+
+
+def number_hashes(texts: list[str], copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Each digit run of each text as ``copies`` salted features (more copies: a number weighs
+    more against the shingles) -> (hashes uint64, counts per text), distinct per text."""
+    per_row = [[CityHash64(f"#{c}:{m}".encode()) for m in set(numbers(t)) for c in range(copies)] for t in texts]
+    counts = np.fromiter((len(r) for r in per_row), np.int64, len(per_row))
+    return np.fromiter((h for r in per_row for h in r), U64, int(counts.sum())), counts
+
+
+def merge(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Several (hashes, counts) of the same rows as one, distinct per row."""
+    rows = len(parts[0][1])
+    owner = np.concatenate([np.repeat(np.arange(rows), c) for _, c in parts])
+    return distinct_per_row(np.concatenate([h for h, _ in parts]), owner, rows)
+
+
+def distinct_per_row(hashes: np.ndarray, owner: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Hashes grouped by row (``owner`` per hash), each row's duplicates dropped -> (hashes, counts)."""
+    order = np.lexsort((hashes, owner))
+    hashes, owner = hashes[order], owner[order]
+    keep = np.ones(len(hashes), bool)
+    keep[1:] = (hashes[1:] != hashes[:-1]) | (owner[1:] != owner[:-1])
+    return hashes[keep], np.bincount(owner[keep], minlength=rows).astype(np.int64)

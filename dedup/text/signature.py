@@ -1,0 +1,65 @@
+"""A text row's signature: what the candidate search and the verifier of a text table compare.
+
+Beside its SimHash fingerprint each row keeps a few uint64 words (stored with the fingerprint):
+
+- word 0: the length of its cleaned content (short complaints are judged differently);
+- one word per identity column (name, phone, address...): a hash of the cleaned whole value,
+  0 when it is empty;
+- ``perms / 2`` words: the MinHash values (uint32, two a word) of the content's character
+  3-grams and numbers (dedup.text.shingles).
+
+The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
+are its short fields. Computed for a whole batch in the worker that featurises it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+from cityhash import CityHash64
+
+from ..index.minhash import minhash
+from . import shingles
+from .normalize import value_to_text
+
+SEED = 1  # the MinHash permutations' seed (part of the version stamp)
+
+
+@dataclass(frozen=True)
+class TextSignature:
+    content: tuple[str, ...]  # columns whose text is shingled
+    identity: tuple[str, ...]  # columns compared as whole values
+    perms: int = 64  # MinHash values per row (even)
+    n: int = 3  # characters per shingle
+    number_copies: int = 2  # features per digit run
+
+    @property
+    def words(self) -> int:
+        return 1 + len(self.identity) + self.perms // 2
+
+    def of_rows(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
+        """(len(rows), words) uint64 signatures."""
+        raw = ["\n".join(t for t in (value_to_text(r.get(c)) for c in self.content) if t) for r in rows]
+        cleaned = [shingles.clean(t) for t in raw]
+        feats = shingles.merge(shingles.shingle_hashes(cleaned, self.n),
+                               shingles.number_hashes(raw, self.number_copies))
+        out = np.empty((len(rows), self.words), np.uint64)
+        out[:, 0] = [len(t) for t in cleaned]
+        for i, column in enumerate(self.identity):
+            out[:, 1 + i] = [_identity(r.get(column)) for r in rows]
+        values = minhash(*feats, self.perms, SEED)
+        out[:, 1 + len(self.identity):] = np.ascontiguousarray(values).view(np.uint64)
+        return out
+
+    def version(self) -> dict:
+        return {"content": list(self.content), "identity": list(self.identity), "perms": self.perms,
+                "shingle_chars": self.n, "number_copies": self.number_copies, "seed": SEED,
+                "shingles": shingles.SHINGLES_VERSION}
+
+
+def _identity(value: object) -> int:
+    text = value_to_text(value)
+    folded = shingles.fold(text) if text else ""
+    return CityHash64(folded.encode("utf-8")) | 1 if folded else 0

@@ -1,0 +1,116 @@
+"""The minhash recipe's pieces: shingles, MinHash, band keys, key pairs and the text verifier."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from dedup.config.parse import parse_config
+from dedup.index.bands import MAX_KEYS, BandScheme, TextVerifier
+from dedup.index.minhash import key_pairs, minhash
+from dedup.runs.recipe import Recipe
+from dedup.text import shingles
+from dedup.text.signature import TextSignature
+
+LONG = ("本人住在幸福小区三号楼，小区东门外的路灯已经坏了两个多月，晚上出行非常不便，老人摔倒过好几次，"
+        "多次向物业反映都没有人来修，请有关部门尽快派人维修，保障居民夜间出行安全。")
+OTHER = ("我单位拖欠职工工资已有半年，涉及三十多名农民工，多次讨要无果，老板避而不见，"
+         "恳请劳动监察部门介入调查，督促企业依法支付拖欠的劳动报酬，维护我们的合法权益。")
+SHORT = "幸福小区3号楼电梯坏了17天没人修，请尽快处理"
+
+
+def _sig(rows, identity=("name", "phone", "address")):
+    return TextSignature(("content",), identity).of_rows(rows)
+
+
+def _row(content, name="张伟", phone="13800001111", address="幸福小区3号楼"):
+    return {"content": content, "name": name, "phone": phone, "address": address}
+
+
+def test_clean_folds_width_punctuation_and_digit_runs():
+    assert shingles.clean("电梯坏了１７天，没人修！") == shingles.clean("电梯坏了 5 天,没人修!") == "电梯坏了0天没人修"
+    assert shingles.numbers("坏了１７天，电话13800001111") == ["17", "13800001111"]
+
+
+def test_minhash_estimates_jaccard():
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 2**63, 400, dtype=np.uint64)
+    a, b = base[:300], base[100:]  # 200 shared of 400: Jaccard 0.5
+    values = minhash(np.concatenate([a, b]), np.array([300, 300]), 256)
+    assert abs((values[0] == values[1]).mean() - 0.5) < 0.1
+    empty = minhash(np.empty(0, np.uint64), np.array([0]), 8)
+    assert (empty == 0xFFFFFFFF).all()
+
+
+def test_key_pairs_is_every_pair_sharing_a_key():
+    rng = np.random.default_rng(1)
+    keys = rng.integers(0, 6, size=(60, 3)).astype(np.uint64)  # 0 names no block
+    i, j = key_pairs(keys)
+    got = set(zip(i.tolist(), j.tolist()))
+    want = {(a, b) for a, b in itertools.combinations(range(60), 2)
+            if (set(keys[a].tolist()) & set(keys[b].tolist())) - {0}}
+    assert got == want and len(got) == len(i)
+
+
+def test_a_typo_and_a_width_change_are_found_and_kept():
+    copy = LONG.replace("维修", "维休").replace("，", ",")
+    sig = _sig([_row(LONG), _row(copy, name="李娜", phone="13900002222", address="别处"), _row(OTHER)])
+    scheme = BandScheme(3)
+    i, j = scheme.near(sig)
+    verify = TextVerifier(3)
+    kept = {(a, b) for a, b, ok in zip(i, j, verify(sig[i], sig[j])) if ok}
+    assert kept == {(0, 1)}  # the same text by another person (a collective complaint) too
+    assert verify.scores(sig[[0]], sig[[2]])[0] < 0.2
+
+
+def test_short_refile_with_a_new_phone_is_found_by_the_identity_keys():
+    refile = SHORT.replace("17", "20")
+    sig = _sig([_row(SHORT), _row("（第二次）" + refile, phone="13700003333"),
+                _row(SHORT.replace("幸福", "和平"), name="王芳", phone="13600004444", address="和平小区")])
+    i, j = BandScheme(3).near(sig)
+    pairs = set(zip(i.tolist(), j.tolist()))
+    assert (0, 1) in pairs
+    keep = TextVerifier(3)(sig[i], sig[j])
+    kept = {p for p, ok in zip(zip(i.tolist(), j.tolist()), keep) if ok}
+    assert (0, 1) in kept and (0, 2) not in kept  # another place, another person: not the same matter
+
+
+@pytest.mark.parametrize("identity", [0, 1, 2, 3, 8])
+def test_at_most_sixteen_keys_a_row(identity):
+    cols = tuple(f"f{c}" for c in range(identity))
+    rows = [{"content": SHORT, **{c: f"v{c}" for c in cols}}, {"content": LONG, **{c: f"w{c}" for c in cols}}]
+    sig = TextSignature(("content",), cols).of_rows(rows)
+    names = BandScheme(identity).names_of(sig)
+    assert all(len(n) <= MAX_KEYS for n in names)
+    assert len(names[0]) > len(names[1]) or identity == 0  # a short content adds identity keys
+    assert all(len(name) <= 32 for row in names for name in row)
+
+
+def test_an_empty_content_has_no_keys_and_matches_nothing():
+    sig = _sig([_row(""), _row("")])
+    assert BandScheme(3).names_of(sig) == [[], []]
+    assert not TextVerifier(3)(sig[[0]], sig[[1]])[0]
+
+
+def _config(**match):
+    return parse_config({"source": {"url": "sqlite://"}, **({"match": match} if match else {}),
+                         "tables": {"t": {"key": "id", "fields": {"name": "short", "content": "text"}}}})
+
+
+def test_the_recipe_is_the_default_and_its_stamp_names_it():
+    recipe = Recipe.of(_config())
+    assert recipe.stamp["match"] == "minhash" and recipe.scheme is not None
+    assert recipe.stamp != Recipe.of(_config(method="simhash")).stamp
+    assert Recipe.of(_config(threshold=0.8)).stamp != recipe.stamp  # a threshold changes pairs: a new stamp
+
+
+def test_recipe_groups_find_the_copies():
+    recipe = Recipe.of(_config())
+    rows = [{"id": 1, "name": "a", "content": LONG}, {"id": 2, "name": "b", "content": OTHER},
+            {"id": 3, "name": "c", "content": LONG.replace("物业", "物叶")}]
+    feats = recipe.featurizer.hashed([recipe.featurizer.described(r) for r in rows], rows)
+    sketches = recipe.sketch(feats)
+    assert sketches.shape == (3, 1 + recipe.featurizer.signature.words)
+    assert [g.keys for g in recipe.groups(["1", "2", "3"], sketches)] == [["1", "3"]]
