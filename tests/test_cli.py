@@ -86,6 +86,7 @@ def test_full_then_report_in_every_format(runner, project, tmp_path):
     assert out.exit_code == 0
     data = json.loads(out.output)
     assert data["table"] == "petitions" and data["max_distance"] == DEFAULT_MAX_DISTANCE
+    assert data["match"] == "minhash"
     assert data["groups"] == [{
         "group": 1, "size": 2,
         "rows": [{"key": "1", "distance": 0, "name": "张三", "title": "噪音扰民"},

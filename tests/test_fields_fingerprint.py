@@ -55,7 +55,7 @@ def test_auto_fingerprint_is_fields_for_records_and_row_for_text():
     ({}, {"min_field_similarity": True}, "simhash.min_field_similarity"),
 ])
 def test_bad_fields_settings_name_their_key(table, simhash, where):
-    raw = {"source": {"url": "sqlite://"}, "simhash": simhash,
+    raw = {"source": {"url": "sqlite://"}, "simhash": simhash, "match": {"method": "simhash"},
            "tables": {"t": {"key": "id", "fields": {"a": "short", "b": "short"}, **table}}}
     with pytest.raises(ConfigError, match=where.replace(".", r"\.")):
         parse_config(raw)
@@ -134,6 +134,7 @@ def test_field_verifier_drops_empty_fields_and_weighs_the_rest():
 
 def test_the_verifier_follows_the_table_fingerprint():
     cfg = parse_config({"source": {"url": "sqlite://"}, "simhash": {"min_field_similarity": 0.6},
+                        "match": {"method": "simhash"},
                         "tables": {"p": {"key": "id", "fields": PERSON_FIELDS},
                                    "t": {"key": "id", "fields": {"content": "text"}}}})
     p, t = Recipe.of(cfg, "p"), Recipe.of(cfg, "t")
@@ -163,12 +164,12 @@ def test_full_run_on_person_records_finds_typoed_copies_and_keeps_lookalikes_apa
     assert pair_quality([g.keys for g in run_full(paper, "persons").groups], truth).recall < q.recall
 
 
-def test_eval_sweeps_the_field_similarity(persons, tmp_path):
+def test_eval_sweeps_the_record_threshold(persons, tmp_path):
     db = tmp_path / "p.db"
     write_sqlite(persons, str(db))
     cfg = person_config(f"sqlite:///{db}", f"sqlite:///{tmp_path / 's.db'}")
     out = run_eval(cfg, "persons", truth={str(k): str(v) for k, v in persons.truth.items()})
-    assert [s["knob"] for s in out["sweeps"]] == ["simhash.min_field_similarity"]
+    assert [s["knob"] for s in out["sweeps"]] == ["match.record_threshold"]
     points = out["sweeps"][0]["points"]
     assert points[0]["recall"] >= points[-1]["recall"] and points[0]["precision"] <= points[-1]["precision"]
     hist = out["histograms"][0]

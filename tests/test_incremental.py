@@ -5,12 +5,14 @@ import signal
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import sqlalchemy as sa
 
 from dedup.errors import ConfigError, LockedError
 from dedup.runs.incremental import run_incremental
 from dedup.runs.full import run_full
+from dedup.runs.recipe import Recipe
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import Child, child_env, config_for
@@ -215,8 +217,19 @@ def test_changed_settings_refuse_incremental(tmp_path):
     changed = config_for(src, store, fields={**FIELDS, "name": {"kind": "short", "weight": 5}}, watermark="updated_at")
     with pytest.raises(ConfigError, match=r"run `dedup full --table petitions`"):
         run_incremental(changed)
+    with pytest.raises(ConfigError, match="verify changed"):
+        run_incremental(cfg_for(src, store, match={"threshold": 0.9}))
+
+
+def test_a_store_built_by_the_papers_recipe_refuses_incremental_at_the_new_default(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(BASE, OTHER), {}))
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    run_full(cfg_for(src, store, match={"method": "simhash"}, max_distance=3))
+    with pytest.raises(ConfigError, match=r"match changed.*run `dedup full --table petitions`"):
+        run_incremental(cfg_for(src, store))
     with pytest.raises(ConfigError, match="max_distance changed"):
-        run_incremental(cfg_for(src, store, max_distance=4))
+        run_incremental(cfg_for(src, store, match={"method": "simhash"}, max_distance=4))
 
 
 def test_incremental_needs_a_watermark_column(tmp_path):
@@ -417,7 +430,14 @@ def test_mongo_changes_cut_at_each_write_are_repaired_by_running_again(monkeypat
     blocks = client["dedup_test"]["blocks.petitions"]
     entries = [(d["blockName"], e["textname"]) for d in blocks.find() for e in d["info"]]
     assert len(entries) == len(set(entries))
-    assert len(entries) == 4 * len(open_store(MOCK_URL).fingerprints("petitions"))
+    store = open_store(MOCK_URL)
+    fps = store.fingerprints("petitions")
+    keys = sorted(fps)
+    stored = store.sketches("petitions", keys)  # the words after the fingerprint
+    recipe = Recipe.of(cfg)
+    sketches = np.array([[fps[k], *stored[k]] for k in keys], dtype=np.uint64)
+    expected = {(name, key) for key, names in zip(keys, recipe.block_names(sketches)) for name in names}
+    assert set(entries) == expected  # every stored row's keys, and nothing else
 
 
 def test_full_run_writes_the_same_groups_on_every_store(store_url, tmp_path):

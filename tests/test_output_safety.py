@@ -5,8 +5,10 @@ import csv
 import io
 import json
 import os
+import random
 import shutil
 import sqlite3
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -76,7 +78,8 @@ def test_report_csv_and_table_on_hostile_keys_on_each_database(runner, db_url, t
         ["'=cmd|' /C calc'!A0,1", "'-5,1", "'@k,1", "a\x1b]0;pwned\x07,1", '"b', 'c",1'])
     table = runner.invoke(main, ["-c", str(cfg), "report"]).output
     assert not set(CONTROL) & set(table)
-    assert table == ("petitions: 1 duplicate groups, 5 rows (max distance 12)\n\n"
+    assert table == ("petitions: 1 duplicate groups, 5 rows "
+                     "(matched by MinHash signatures; distance: fingerprint bits that differ)\n\n"
                      "group 1: 5 rows, pair distances up to 0\n"
                      "                  -5  d=0  \\x1b[1mX\n"
                      "  =cmd|' /C calc'!A0  d=0  \\x1b[1mX\n"
@@ -323,36 +326,47 @@ def test_entry_keeps_exit_codes_and_usage_errors(monkeypatch, capsys):
 
 # -- 15. wide record tables ---------------------------------------------------------------------
 
-def wide_table(n: int, fingerprint: str | None = None) -> dict:
+def wide_table(n: int, fingerprint: str | None = None, match: str | None = None) -> dict:
     table = {"key": "id", "fields": {f"f{i}": "short" for i in range(n)}}
-    return {"source": {"url": "sqlite://"}, "tables": {"people": {**table, **({"fingerprint": fingerprint}
-                                                                             if fingerprint else {})}}}
+    return {"source": {"url": "sqlite://"}, **({"match": {"method": match}} if match else {}),
+            "tables": {"people": {**table, **({"fingerprint": fingerprint} if fingerprint else {})}}}
 
 
-def test_auto_fingerprint_over_8_fields_compares_whole_rows_and_says_so_once(caplog):
+def test_the_record_recipe_takes_any_number_of_fields_without_a_word(caplog):
     with caplog.at_level("WARNING", logger="dedup"):
-        assert parse_config(wide_table(10)).table("people").fingerprint == "row"
+        assert parse_config(wide_table(12)).table("people").fingerprint == "fields"
+        assert parse_config(wide_table(12, "fields")).table("people").fingerprint == "fields"
+    assert caplog.records == []
+
+
+def test_the_papers_fields_fingerprint_over_8_fields_compares_whole_rows_and_says_so_once(caplog):
+    with caplog.at_level("WARNING", logger="dedup"):
+        assert parse_config(wide_table(10, match="simhash")).table("people").fingerprint == "row"
     assert [r.getMessage() for r in caplog.records] == [
         "tables.people: 10 fields without text, more than a fields fingerprint takes (8): comparing whole rows; "
         "set fingerprint: row to say so"]
-    assert parse_config(wide_table(8)).table("people").fingerprint == "fields"
+    assert parse_config(wide_table(8, match="simhash")).table("people").fingerprint == "fields"
 
 
-def test_an_explicit_fields_fingerprint_over_8_fields_says_what_to_do():
+def test_an_explicit_papers_fields_fingerprint_over_8_fields_says_what_to_do():
     with pytest.raises(ConfigError) as e:
-        parse_config(wide_table(10, "fields"))
+        parse_config(wide_table(10, "fields", match="simhash"))
     assert str(e.value) == ("config: tables.people.fingerprint: a fields fingerprint needs 2 to 8 fields, not 10: "
                             "set fingerprint: row, or keep at most 8 fields")
 
 
-def test_a_10_field_record_table_runs(runner, tmp_path):
+def test_a_12_field_record_table_runs_and_groups_the_copy(runner, tmp_path):
+    n = 12
     with sqlite3.connect(tmp_path / "src.db") as conn:
-        conn.execute("CREATE TABLE people (id INTEGER PRIMARY KEY, " + ", ".join(f"f{i} TEXT" for i in range(10)) + ")")
-        for key in (1, 2):
-            conn.execute("INSERT INTO people VALUES (?, " + ", ".join("?" * 10) + ")",
-                         [key] + [f"value {i}" for i in range(10)])
-    fields = ", ".join(f"f{i}: short" for i in range(10))
+        conn.execute("CREATE TABLE people (id INTEGER PRIMARY KEY, " + ", ".join(f"f{i} TEXT" for i in range(n)) + ")")
+        rng = random.Random(5)
+        people = [["".join(rng.choices(string.ascii_lowercase, k=8)) for _ in range(n)] for _ in range(40)]
+        copy = list(people[6])  # row 41 copies person 7 with a typo in one field
+        copy[3] = copy[3][:4] + "x" + copy[3][5:]
+        for key, values in enumerate(people + [copy], start=1):
+            conn.execute("INSERT INTO people VALUES (?, " + ", ".join("?" * n) + ")", [key] + values)
+    fields = ", ".join(f"f{i}: short" for i in range(n))
     cfg = config_file(tmp_path, "sqlite:///src.db", table=f"tables:\n  people: {{key: id, fields: {{{fields}}}}}\n")
     out = runner.invoke(main, ["-c", str(cfg), "full", "-q"])
     assert out.exit_code == 0, out.output
-    assert out.output.count("WARNING") == 1 and "people: 2 rows, 1 groups, 2 rows in groups" in out.output
+    assert "WARNING" not in out.output and "people: 41 rows, 1 groups, 2 rows in groups" in out.output, out.output

@@ -9,9 +9,12 @@ from dedup.errors import ConfigError
 from dedup.index.groups import UnionFind
 from dedup.index.keys import key_sort
 from dedup.runs.full import run_full
+from dedup.runs.recipe import Recipe
 from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import config_for, make_table, petition
+
+SAMPLE_FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 
 BASE = ("我家楼下的餐馆每天晚上十点以后还在营业，油烟和噪音很大，已经严重影响了我们一家人的休息。"
         "我们多次向物业反映，物业说管不了。希望有关部门尽快处理，还居民一个安静的环境。")
@@ -52,11 +55,33 @@ def test_sql_store_on_every_database(db_url, sqlite_url):
     assert stored_groups(cfg) == [["1", "2"]]
 
 
-def test_groups_equal_brute_force_on_sample_data(sqlite_url, tmp_path):
+def test_candidate_keys_find_the_groups_of_verifying_every_pair(sqlite_url, tmp_path):
+    """The shipped recipe: every pair it reports passes verification, and its groups are those of
+    verifying all n*(n-1)/2 pairs (band keys can miss a pair of Jaccard J with probability
+    (1 - J**4)**13; a group, held together by several pairs, far more seldom)."""
     sample = generate_petitions(400, seed=3)
     write_sample_db(sqlite_url, sample)
-    cfg = config_for(sqlite_url, f"sqlite:///{tmp_path / 'store.db'}", batch_size=64,
-                     fields={"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"})
+    cfg = config_for(sqlite_url, f"sqlite:///{tmp_path / 'store.db'}", batch_size=64, fields=SAMPLE_FIELDS)
+    result = run_full(cfg)
+    recipe = Recipe.of(cfg)  # a text table: nothing learned
+    sk = recipe.matrix(result.sketches)
+    i, j = np.triu_indices(len(sk), 1)
+    ok = recipe.verify(sk[i], sk[j])
+    every = {frozenset((result.keys[a], result.keys[b])) for a, b in zip(i[ok], j[ok])}
+    found = {frozenset((p.a, p.b)) for p in recipe.pairs(result.keys, sk)}
+    assert len(every) > 20 and found <= every
+    uf = UnionFind()
+    for a, b in map(tuple, every):
+        uf.union(a, b)
+    assert sorted(sorted(g.keys) for g in result.groups) == sorted(sorted(c) for c in uf.components())
+
+
+def test_groups_equal_brute_force_on_sample_data(sqlite_url, tmp_path):
+    """The papers' recipe (SimHash, distance 3): its groups are exactly the brute-force ones."""
+    sample = generate_petitions(400, seed=3)
+    write_sample_db(sqlite_url, sample)
+    cfg = config_for(sqlite_url, f"sqlite:///{tmp_path / 'store.db'}", batch_size=64, max_distance=3,
+                     match={"method": "simhash"}, fields=SAMPLE_FIELDS)
     result = run_full(cfg)
     assert result.rows_read == 400
     i, j = brute_force_pairs(result.fingerprints, 3)

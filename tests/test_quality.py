@@ -71,13 +71,22 @@ def test_eval_command_measures_against_truth(tmp_path):
         "tables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, title: text, content: text}\n",
         encoding="utf-8")
     runner = CliRunner()
-    out = runner.invoke(main, ["-c", str(cfg), "eval", "--truth", str(tmp_path / "truth.csv"), "-f", "json",
-                               "--distances", "3,11"])
+    out = runner.invoke(main, ["-c", str(cfg), "eval", "--truth", str(tmp_path / "truth.csv"), "-f", "json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     cur = data["current"]
-    assert cur["true_pairs"] > 0 and 0 < cur["recall"] <= 1 and cur["precision"] > 0.5
-    by_k = {p["value"]: p for p in data["sweeps"][0]["points"]}
+    assert cur["true_pairs"] > 0 and cur["recall"] >= 0.9 and cur["precision"] >= 0.9
+    sweep = data["sweeps"][0]
+    assert sweep["knob"] == "match.threshold" and sweep["current"] == 0.75
+    points = sorted(sweep["points"], key=lambda p: p["value"])
+    assert [p["value"] for p in points if p["value"] == 0.75] == [0.75]
+    assert all(a["recall"] >= b["recall"] for a, b in zip(points, points[1:]))  # a lower bar finds more
+    paper = tmp_path / "paper.yaml"
+    paper.write_text(cfg.read_text(encoding="utf-8") + "match: {method: simhash}\n", encoding="utf-8")
+    out = runner.invoke(main, ["-c", str(paper), "eval", "--truth", str(tmp_path / "truth.csv"), "-f", "json",
+                               "--distances", "3,11"])
+    assert out.exit_code == 0, out.output
+    by_k = {p["value"]: p for p in json.loads(out.output)["sweeps"][0]["points"]}
     assert by_k[3]["recall"] <= by_k[11]["recall"]  # a wider net never finds fewer pairs
     assert not (tmp_path / "s.db").exists()  # eval writes nothing to the store
     html = runner.invoke(main, ["-c", str(cfg), "eval", "--truth", str(tmp_path / "truth.csv"), "-f", "html",

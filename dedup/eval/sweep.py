@@ -131,7 +131,8 @@ def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
     keys = result.keys
     i, j, _ = _candidates(recipe, keys, sk)
     if recipe.scheme is not None:
-        knob, current_t = "match.threshold", recipe.verifier.threshold
+        knob = "match.record_threshold" if recipe.table.by_field else "match.threshold"
+        current_t = recipe.verifier.threshold
         label = f"minhash recipe: {_describe(recipe.scheme)}; threshold={current_t}"
         measure = "estimated Jaccard similarity of the contents (candidate pairs: rows sharing a key)"
 

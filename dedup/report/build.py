@@ -16,7 +16,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     """
     state = store.state(table.name)
     if state is None:
-        return {"table": table.name, "max_distance": config.max_distance, "groups": [], "skipped": [],
+        return {"table": table.name, "max_distance": config.max_distance, "match": config.match.method,
+                "groups": [], "skipped": [],
                 "note": "no run has been recorded for this table yet: run `dedup full` first"}
     groups = store.groups(table.name)
     last_run = None
@@ -45,6 +46,7 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     out = {
         "table": table.name,
         "max_distance": int(state.version.get("max_distance", config.max_distance)),
+        "match": state.version.get("match", "simhash"),  # the recipe that made the stored groups
         "groups": out_groups,
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }

@@ -92,11 +92,18 @@ def _clip(text: str | None, limit: int) -> str:
     return "".join(out) + "…" + " " * (limit - 1 - used)
 
 
+def recipe_line(report: dict) -> str:
+    """What the distances mean under the recipe that made the groups."""
+    if report.get("match", "simhash") == "simhash":
+        return f"max distance {report['max_distance']}"
+    return "matched by MinHash signatures; distance: fingerprint bits that differ"
+
+
 def to_table(report: dict, display: tuple[str, ...] = (), text_width: int = 40) -> str:
     """Readable in a terminal: one block per group, a line per row with its display columns."""
     groups = report["groups"]
     lines = [f"{visible(report['table'])}: {len(groups)} duplicate groups, {sum(g['size'] for g in groups)} rows "
-             f"(max distance {report['max_distance']})"]
+             f"({recipe_line(report)})"]
     if report.get("note"):
         lines.append(visible(report["note"]))
     cols = [c for c in display if c not in ("key", "distance")]
@@ -136,7 +143,7 @@ def to_html(report: dict, display: tuple[str, ...] = ()) -> str:
         "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;max-width:40em}th{background:#f4f4f4}"
         "</style></head><body>",
         f"<h1>{esc(report['table'])}: {len(report['groups'])} duplicate groups</h1>",
-        f"<p>max distance {report['max_distance']}</p>",
+        f"<p>{esc(recipe_line(report))}</p>",
     ]
     for g in report["groups"]:
         parts.append(f"<h2>group {g['group']} ({g['size']} rows)</h2><table><tr><th>key</th><th>distance</th>"
