@@ -3,7 +3,8 @@
 Each case generates a table (the demo sample, the labelled petitions and persons of bench/labelled),
 runs a full run at explicit settings (the defaults of 2026-11-22, written out so that a later change
 of defaults does not move the pin) and compares a digest of the groups' member keys with the one
-recorded on main at f303617. A failure means the recipe's output changed: if that is intended, say
+recorded on main at f303617 (the minhash recipe's cases: recorded 2026-11-24, when it became the
+default, issue 14). A failure means the recipe's output changed: if that is intended, say
 why in the commit and record the new digest.
 """
 
@@ -19,16 +20,21 @@ from dedup.runs.full import run_full
 
 SETTINGS = {"match": {"method": "simhash"}, "simhash": {"max_distance": 12, "sketch_bits": 256, "min_similarity": 0.84, "min_field_similarity": 0.75},
             "text": {"idf": False, "tf": "log", "workers": 1}}
+MINHASH = {"match": {"method": "minhash", "threshold": 0.75, "identity_threshold": 0.45, "short_chars": 60,
+                     "short_threshold": 0.95, "short_identity_threshold": 0.20},
+           "text": {"idf": False, "tf": "log", "workers": 1}}
 PETITION_FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 PERSON_FIELDS = {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},
                  "id_number": {"kind": "chars", "weight": 3}, "phone": {"kind": "chars", "weight": 1.5},
                  "address": {"kind": "chars", "weight": 1.5}}
 # case -> (groups, rows in groups, sha256 of the groups' keys as JSON)
 PINNED = {
-    "demo default": (103, 292, "122d7f2f7ee16eb8ed240c99debd07bf6ce53e1783f592b67938551c0452c81b"),
+    "demo simhash k=12": (103, 292, "122d7f2f7ee16eb8ed240c99debd07bf6ce53e1783f592b67938551c0452c81b"),
     "demo papers' recipe": (70, 180, "b392bf2f72c8484eff5939ebd17ba65a94c10b4d8ef2f5565de26baeb4835719"),
-    "labelled petitions default": (306, 892, "f1547c6442c4945b36490dba4836ec7b1ba3974052e167c635ab0ec30c1bd881"),
-    "labelled persons default": (307, 784, "e0a41a782eaafe5e2aa9475e11b7bb50e2f442db94fb7654e0f9187f596bc65c"),
+    "labelled petitions simhash k=12": (306, 892, "f1547c6442c4945b36490dba4836ec7b1ba3974052e167c635ab0ec30c1bd881"),
+    "labelled persons simhash fields": (307, 784, "e0a41a782eaafe5e2aa9475e11b7bb50e2f442db94fb7654e0f9187f596bc65c"),
+    "demo minhash": (106, 300, "7d6dd1ad88e78f97dfd3f736f40de429282871810ab5cfdc62099cf0f7754138"),
+    "labelled petitions minhash": (309, 901, "d0982515903fc515905239324a6022ca9c92722dbf1762934cc2119b071c253b"),
 }
 
 
@@ -54,9 +60,9 @@ def _labelled(tmp_path, name, rows=2000, seed=0):
     return f"sqlite:///{path}", name, fields
 
 
-def _run(tmp_path, source_url, table, fields, paper=False):
+def _run(tmp_path, source_url, table, fields, paper=False, settings=SETTINGS):
     cfg = {"source": {"url": source_url}, "store": {"url": f"sqlite:///{tmp_path / 'store.db'}"},
-           "tables": {table: {"key": "id", "fields": fields}}, **json.loads(json.dumps(SETTINGS))}
+           "tables": {table: {"key": "id", "fields": fields}}, **json.loads(json.dumps(settings))}
     if paper:
         cfg["simhash"] = {"max_distance": 3, "sketch_bits": 64, "min_similarity": None}
         cfg["text"].update({"tf": "raw"})
@@ -65,10 +71,12 @@ def _run(tmp_path, source_url, table, fields, paper=False):
 
 
 CASES = {
-    "demo default": lambda p: _run(p, *_demo(p)),
+    "demo simhash k=12": lambda p: _run(p, *_demo(p)),
     "demo papers' recipe": lambda p: _run(p, *_demo(p), paper=True),
-    "labelled petitions default": lambda p: _run(p, *_labelled(p, "petitions")),
-    "labelled persons default": lambda p: _run(p, *_labelled(p, "persons")),
+    "labelled petitions simhash k=12": lambda p: _run(p, *_labelled(p, "petitions")),
+    "labelled persons simhash fields": lambda p: _run(p, *_labelled(p, "persons")),
+    "demo minhash": lambda p: _run(p, *_demo(p), settings=MINHASH),
+    "labelled petitions minhash": lambda p: _run(p, *_labelled(p, "petitions"), settings=MINHASH),
 }
 
 
