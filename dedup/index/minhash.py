@@ -7,8 +7,9 @@ into one 64-bit key; two rows with Jaccard J share a given band's key with proba
 at least one of b bands with 1 - (1 - J**r)**b (locality-sensitive hashing). The keys are the
 ``blockName`` of the store: a few per row, however large the table.
 
-``key_pairs`` finds the rows sharing any key by one sort of all (row, key) entries; there is no
-loop over rows or buckets in Python.
+``key_pairs`` finds the rows sharing a key column by column, with one ``np.sort`` of n packed
+words a column rather than one argsort (and gathers) over all n * m entries, which grew much
+faster than n (bench/bench_candidates.py); there is no loop over rows or buckets in Python.
 """
 
 from __future__ import annotations
@@ -82,41 +83,64 @@ def combine(a: np.ndarray, b: np.ndarray, salt: int) -> np.ndarray:
 
 
 def key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (i < j), each once, of the rows sharing a non-zero key of ``keys`` (rows, m): one
-    sort of the flattened keys, then every pair inside each run of equal keys. A key is a key in
-    whichever column it stands (band keys mix in their band, so columns do not collide)."""
+    """Index pairs (i < j), sorted and each once, of the rows sharing a non-zero key in one column
+    of ``keys`` (rows, m). A key counts in its column only, as in the store, whose block names
+    carry the column (``b3:…``, ``r2:…``); the schemes salt each column's keys, so equal keys in
+    two columns would be a 64-bit accident anyway.
+
+    Per column: each key is remixed (a bijection, so equal stays equal and any key spreads over
+    the high bits), its high bits keep the row number in the low ones, and one ``np.sort`` of
+    these words puts each bucket's rows together in row order, with no argsort or gather. Runs of
+    equal high bits are the buckets; the rare run that only the truncation made equal is dropped
+    by comparing the full keys of each pair. Then every pair inside each bucket, all columns'
+    pairs as codes ``i * rows + j``, made unique."""
     keys = np.asarray(keys, dtype=U64)
-    rows, m = keys.shape if keys.ndim == 2 else (len(keys), 1)
+    keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
+    rows = keys.shape[0]
+    none = np.empty(0, np.int64), np.empty(0, np.int64)
     if rows < 2:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    flat = keys.reshape(-1)
-    row = np.repeat(np.arange(rows, dtype=np.int64), m)
-    live = flat != 0
-    flat, row = flat[live], row[live]
-    order = np.argsort(flat)
-    flat, row = flat[order], row[order]
-    edges = np.flatnonzero(np.concatenate(([True], flat[1:] != flat[:-1], [True])))
+        return none
+    bits = (rows - 1).bit_length()
+    low = U64((1 << bits) - 1)
+    row = np.arange(rows, dtype=U64)
+    codes = [_column_pairs(keys[:, c], row, low, bits) for c in range(keys.shape[1])]
+    codes = [c for c in codes if len(c)]
+    if not codes:
+        return none
+    code = np.unique(np.concatenate(codes))
+    return code // rows, code % rows
+
+
+def _column_pairs(col: np.ndarray, row: np.ndarray, low: np.uint64, bits: int) -> np.ndarray:
+    """Codes ``i * rows + j`` (i < j), each once, of the rows sharing a non-zero key of one column."""
+    live = col != 0
+    packed = (splitmix64(col[live]) & ~low) | row[live]
+    packed.sort()
+    high = packed >> U64(bits)
+    edges = np.flatnonzero(np.concatenate(([True], high[1:] != high[:-1], [True])))
     size, start = np.diff(edges), edges[:-1]
     shared = size >= 2
     start, size = start[shared], size[shared]
     if not len(size):
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+        return np.empty(0, np.int64)
     # member p of a bucket of s pairs with the s-1-p members after it
     member = np.repeat(start, size) + _ranges(size)
     partners = np.repeat(size, size) - 1 - _ranges(size)
     first = np.repeat(member, partners)
     second = first + 1 + _ranges(partners)
-    i, j = row[first], row[second]
-    other = i != j  # a row holding one key twice
-    code = np.unique(np.minimum(i, j)[other] * rows + np.maximum(i, j)[other])
-    return code // rows, code % rows
+    i = (packed[first] & low).astype(np.int64)
+    j = (packed[second] & low).astype(np.int64)
+    same = col[i] == col[j]  # not just equal high bits
+    return i[same] * len(col) + j[same]
 
 
 def bucket_sizes(keys: np.ndarray) -> np.ndarray:
-    """How many rows hold each distinct non-zero key (for reports of hot buckets)."""
-    flat = np.asarray(keys, dtype=U64).reshape(-1)
-    _, counts = np.unique(flat[flat != 0], return_counts=True)
-    return counts
+    """How many rows hold each distinct non-zero key of each column, the buckets of ``key_pairs``
+    (for reports of hot buckets)."""
+    keys = np.asarray(keys, dtype=U64)
+    keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
+    counts = [np.unique(col[col != 0], return_counts=True)[1] for col in keys.T]
+    return np.concatenate(counts) if counts else np.empty(0, np.int64)
 
 
 def _ranges(lengths: np.ndarray) -> np.ndarray:
