@@ -69,6 +69,19 @@ def test_key_pairs_is_every_pair_sharing_a_key_in_a_column(seed, rows, m, values
     assert set(got) == _pairs_sharing_a_key(keys) and all(a < b for a, b in got)
 
 
+@pytest.mark.parametrize("part_entries, row_chunk", [(8, 7), (64, 1), (1, 1000)])
+def test_key_pairs_in_many_partitions_and_row_chunks(monkeypatch, part_entries, row_chunk):
+    # tables of a million rows are cut into partitions and row chunks; small ones cut just as finely
+    from dedup.index import minhash as module
+    monkeypatch.setattr(module, "PART_ENTRIES", part_entries)
+    monkeypatch.setattr(module, "ROW_CHUNK", row_chunk)
+    rng = np.random.default_rng(part_entries)
+    keys = rng.integers(0, 30, size=(300, 4), dtype=np.uint64)
+    i, j = key_pairs(keys)
+    got = list(zip(i.tolist(), j.tolist()))
+    assert got == sorted(set(got)) and set(got) == _pairs_sharing_a_key(keys)
+
+
 def _unmix(z: int) -> int:
     """The key whose splitmix64 is ``z`` (each step of splitmix64 inverted)."""
     m = (1 << 64) - 1

@@ -7,9 +7,9 @@ into one 64-bit key; two rows with Jaccard J share a given band's key with proba
 at least one of b bands with 1 - (1 - J**r)**b (locality-sensitive hashing). The keys are the
 ``blockName`` of the store: a few per row, however large the table.
 
-``key_pairs`` finds the rows sharing a key column by column, with one ``np.sort`` of n packed
-words a column rather than one argsort (and gathers) over all n * m entries, which grew much
-faster than n (bench/bench_candidates.py); there is no loop over rows or buckets in Python.
+``key_pairs`` finds the rows sharing a key by sorting packed (key, row) words in cache-sized
+partitions rather than one argsort (and gathers) over all n * m entries, which grew much faster
+than n (bench/bench_candidates.py); there is no loop over rows or buckets in Python.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ U64 = np.uint64
 EMPTY = 0xFFFFFFFF  # every MinHash value of a row without shingles
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
+PART_ENTRIES = 1 << 16  # key_pairs sorts its keys in partitions of about this many (in cache)
+ROW_CHUNK = 1 << 13  # key_pairs remixes and partitions the keys of this many rows together
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -88,48 +90,73 @@ def key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     carry the column (``b3:…``, ``r2:…``); the schemes salt each column's keys, so equal keys in
     two columns would be a 64-bit accident anyway.
 
-    Per column: each key is remixed (a bijection, so equal stays equal and any key spreads over
-    the high bits), its high bits keep the row number in the low ones, and one ``np.sort`` of
-    these words puts each bucket's rows together in row order, with no argsort or gather. Runs of
-    equal high bits are the buckets; the rare run that only the truncation made equal is dropped
-    by comparing the full keys of each pair. Then every pair inside each bucket, all columns'
-    pairs as codes ``i * rows + j``, made unique."""
+    Each key is remixed (splitmix64, a bijection: equal stays equal, and any keys spread evenly),
+    and its remix keeps the row number in its low bits. The top bits of the remix and the column
+    choose a partition of about PART_ENTRIES words, so equal keys meet in one partition; one
+    ``np.sort`` of each partition, small enough to stay in cache, puts each bucket's rows together
+    in row order. Runs of equal high bits are the buckets (the rare run that only the truncation
+    made equal is dropped by comparing the full keys of each pair); every pair inside each bucket,
+    as codes ``i * rows + j``, made unique over all partitions. Everything is done ROW_CHUNK rows
+    or one partition at a time, so the time grows with the rows, not faster."""
     keys = np.asarray(keys, dtype=U64)
     keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
-    rows = keys.shape[0]
+    rows, m = keys.shape
     none = np.empty(0, np.int64), np.empty(0, np.int64)
-    if rows < 2:
+    if rows < 2 or not m:
         return none
     bits = (rows - 1).bit_length()
     low = U64((1 << bits) - 1)
-    row = np.arange(rows, dtype=U64)
-    codes = [_column_pairs(keys[:, c], row, low, bits) for c in range(keys.shape[1])]
-    codes = [c for c in codes if len(c)]
-    if not codes:
+    spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
+    codes = [_bucket_pairs(words, keys[:, part >> spread], low, bits)
+             for part, words in enumerate(_partitions(keys, low, spread))]
+    code = np.concatenate(codes)
+    if not len(code):
         return none
-    code = np.unique(np.concatenate(codes))
+    code.sort()
+    code = code[np.concatenate(([True], code[1:] != code[:-1]))]
     return code // rows, code % rows
 
 
-def _column_pairs(col: np.ndarray, row: np.ndarray, low: np.uint64, bits: int) -> np.ndarray:
-    """Codes ``i * rows + j`` (i < j), each once, of the rows sharing a non-zero key of one column."""
-    live = col != 0
-    packed = (splitmix64(col[live]) & ~low) | row[live]
-    packed.sort()
-    high = packed >> U64(bits)
-    edges = np.flatnonzero(np.concatenate(([True], high[1:] != high[:-1], [True])))
-    size, start = np.diff(edges), edges[:-1]
-    shared = size >= 2
-    start, size = start[shared], size[shared]
-    if not len(size):
+def _partitions(keys: np.ndarray, low: np.uint64, spread: int) -> list[np.ndarray]:
+    """The non-zero keys as words ``remix high bits | row``, in ``m << spread`` partitions: column
+    c's keys go to partitions ``c << spread`` on, by the top ``spread`` bits of their remix."""
+    rows, m = keys.shape
+    parts = m << spread
+    kind = np.uint16 if parts <= 1 << 16 else np.uint32
+    first = np.arange(m, dtype=kind) << kind(spread)
+    pieces: list[list[np.ndarray]] = [[] for _ in range(parts)]
+    for lo in range(0, rows, ROW_CHUNK):
+        block = keys[lo:lo + ROW_CHUNK]
+        live = block != 0
+        mixed = splitmix64(block)
+        words = ((mixed & ~low) | np.arange(lo, lo + len(block), dtype=U64)[:, None])[live]
+        top = (mixed >> U64(64 - spread)).astype(kind) if spread else np.zeros(block.shape, kind)
+        part = (top + first)[live]
+        order = np.argsort(part, kind="stable")  # a radix sort of 16-bit values
+        bounds = np.searchsorted(part[order], np.arange(1, parts, dtype=kind))
+        for piece, words_of_part in zip(pieces, np.split(words[order], bounds)):
+            piece.append(words_of_part)
+    return [np.concatenate(piece) for piece in pieces]
+
+
+def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int) -> np.ndarray:
+    """Codes ``i * rows + j`` (i < j), each once, of the rows of ``words`` (one partition of one
+    column) whose keys in ``col`` (that column, all rows) are equal."""
+    words.sort()
+    high = words >> U64(bits)
+    twin = np.flatnonzero(high[1:] == high[:-1])  # words p and p + 1 are in one bucket
+    if not len(twin):
         return np.empty(0, np.int64)
+    first_twin = np.flatnonzero(np.concatenate(([True], twin[1:] != twin[:-1] + 1)))
+    start = twin[first_twin]
+    size = np.diff(np.append(first_twin, len(twin))) + 1
     # member p of a bucket of s pairs with the s-1-p members after it
     member = np.repeat(start, size) + _ranges(size)
     partners = np.repeat(size, size) - 1 - _ranges(size)
     first = np.repeat(member, partners)
     second = first + 1 + _ranges(partners)
-    i = (packed[first] & low).astype(np.int64)
-    j = (packed[second] & low).astype(np.int64)
+    i = (words[first] & low).astype(np.int64)
+    j = (words[second] & low).astype(np.int64)
     same = col[i] == col[j]  # not just equal high bits
     return i[same] * len(col) + j[same]
 
