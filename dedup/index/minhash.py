@@ -65,14 +65,13 @@ def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None =
     ``valid`` (no shingles) get 0, which names no block."""
     values = np.asarray(values)
     rows = values.shape[0]
-    width = 64 // r
-    mask = U64((1 << width) - 1)
-    keys = np.empty((rows, bands), U64)
-    for i in range(bands):
-        z = np.zeros(rows, U64)
-        for j in range(r):
-            z = (z << U64(width)) | (values[:, i * r + j].astype(U64) & mask)
-        keys[:, i] = splitmix64(z ^ U64(((i + 1) * _GOLDEN) & _MASK64)) | U64(1)
+    width = U64(64 // r)
+    v = values[:, :bands * r].astype(U64).reshape(rows, bands, r) & U64((1 << (64 // r)) - 1)
+    z = v[:, :, 0]
+    for j in range(1, r):
+        z = (z << width) | v[:, :, j]
+    salts = np.array([((i + 1) * _GOLDEN) & _MASK64 for i in range(bands)], U64)
+    keys = splitmix64(z ^ salts) | U64(1)
     if valid is not None:
         keys[~np.asarray(valid, dtype=bool)] = 0
     return keys
