@@ -9,7 +9,7 @@ import pytest
 
 from dedup.config.parse import parse_config
 from dedup.index.bands import MAX_KEYS, BandScheme, TextVerifier
-from dedup.index.minhash import key_pairs, minhash
+from dedup.index.minhash import key_pairs, minhash, splitmix64
 from dedup.runs.recipe import Recipe
 from dedup.text import shingles
 from dedup.text.signature import TextSignature
@@ -44,14 +44,70 @@ def test_minhash_estimates_jaccard():
     assert (empty == 0xFFFFFFFF).all()
 
 
-def test_key_pairs_is_every_pair_sharing_a_key():
-    rng = np.random.default_rng(1)
-    keys = rng.integers(0, 6, size=(60, 3)).astype(np.uint64)  # 0 names no block
+def _pairs_sharing_a_key(keys: np.ndarray) -> set[tuple[int, int]]:
+    """Brute force: every pair of rows with an equal non-zero key in one column."""
+    return {(a, b) for a, b in itertools.combinations(range(len(keys)), 2)
+            if ((keys[a] == keys[b]) & (keys[a] != 0)).any()}
+
+
+@pytest.mark.parametrize("seed, rows, m, values", [
+    (1, 60, 3, 6),  # few values: big buckets, every row in many
+    (2, 200, 16, 40),
+    (3, 500, 5, 2),  # two values a column: buckets of half the rows
+    (4, 300, 4, 2**64),  # random 64-bit keys (hardly a collision) ...
+    (5, 2, 1, 1),  # only zeros: no pairs
+])
+def test_key_pairs_is_every_pair_sharing_a_key_in_a_column(seed, rows, m, values):
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(0, values, size=(rows, m), dtype=np.uint64)  # 0 names no block
+    if values == 2**64:  # ... plus planted copies of some rows' keys in some columns
+        copy = rng.integers(0, rows, size=(rows // 5, 2))
+        keys[copy[:, 0], 1:3] = keys[copy[:, 1], 1:3]
     i, j = key_pairs(keys)
-    got = set(zip(i.tolist(), j.tolist()))
-    want = {(a, b) for a, b in itertools.combinations(range(60), 2)
-            if (set(keys[a].tolist()) & set(keys[b].tolist())) - {0}}
-    assert got == want and len(got) == len(i)
+    got = list(zip(i.tolist(), j.tolist()))
+    assert got == sorted(set(got))  # sorted, each once, i < j
+    assert set(got) == _pairs_sharing_a_key(keys) and all(a < b for a, b in got)
+
+
+@pytest.mark.parametrize("part_entries, row_chunk", [(8, 7), (64, 1), (1, 1000)])
+def test_key_pairs_in_many_partitions_and_row_chunks(monkeypatch, part_entries, row_chunk):
+    # tables of a million rows are cut into partitions and row chunks; small ones cut just as finely
+    from dedup.index import minhash as module
+    monkeypatch.setattr(module, "PART_ENTRIES", part_entries)
+    monkeypatch.setattr(module, "ROW_CHUNK", row_chunk)
+    rng = np.random.default_rng(part_entries)
+    keys = rng.integers(0, 30, size=(300, 4), dtype=np.uint64)
+    i, j = key_pairs(keys)
+    got = list(zip(i.tolist(), j.tolist()))
+    assert got == sorted(set(got)) and set(got) == _pairs_sharing_a_key(keys)
+
+
+def _unmix(z: int) -> int:
+    """The key whose splitmix64 is ``z`` (each step of splitmix64 inverted)."""
+    m = (1 << 64) - 1
+    z ^= z >> 31 ^ z >> 62
+    z = z * pow(0x94D049BB133111EB, -1, 1 << 64) & m
+    z ^= z >> 27 ^ z >> 54
+    z = z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & m
+    z ^= z >> 30 ^ z >> 60
+    return (z - 0x9E3779B97F4A7C15) & m
+
+
+def test_key_pairs_keeps_keys_apart_that_agree_only_in_their_high_bits():
+    # 16 rows keep the row number in the low 4 bits of each remixed key: these two keys' remixes
+    # differ only there, so they sort into one run, but they are not equal
+    twin = [_unmix(0xDEADBEEF << 4 | low) for low in (1, 2)]
+    assert splitmix64(np.array(twin, np.uint64)).tolist() == [0xDEADBEEF << 4 | 1, 0xDEADBEEF << 4 | 2]
+    keys = np.zeros((16, 1), np.uint64)
+    keys[[0, 5, 9], 0] = [twin[0], twin[1], twin[0]]
+    i, j = key_pairs(keys)
+    assert list(zip(i.tolist(), j.tolist())) == [(0, 9)]
+
+
+def test_key_pairs_of_keys_in_different_columns_is_nothing():
+    keys = np.array([[7, 0], [0, 7], [7, 0]], np.uint64)  # the store names them b0:7 and b1:7
+    i, j = key_pairs(keys)
+    assert list(zip(i.tolist(), j.tolist())) == [(0, 2)]
 
 
 def test_a_typo_and_a_width_change_are_found_and_kept():

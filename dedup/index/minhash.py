@@ -7,8 +7,9 @@ into one 64-bit key; two rows with Jaccard J share a given band's key with proba
 at least one of b bands with 1 - (1 - J**r)**b (locality-sensitive hashing). The keys are the
 ``blockName`` of the store: a few per row, however large the table.
 
-``key_pairs`` finds the rows sharing any key by one sort of all (row, key) entries; there is no
-loop over rows or buckets in Python.
+``key_pairs`` finds the rows sharing a key by sorting packed (key, row) words in cache-sized
+partitions rather than one argsort (and gathers) over all n * m entries, which grew much faster
+than n (bench/bench_candidates.py); there is no loop over rows or buckets in Python.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ U64 = np.uint64
 EMPTY = 0xFFFFFFFF  # every MinHash value of a row without shingles
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
+PART_ENTRIES = 1 << 16  # key_pairs sorts its keys in partitions of about this many (in cache)
+ROW_CHUNK = 1 << 13  # key_pairs remixes and partitions the keys of this many rows together
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -62,14 +65,13 @@ def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None =
     ``valid`` (no shingles) get 0, which names no block."""
     values = np.asarray(values)
     rows = values.shape[0]
-    width = 64 // r
-    mask = U64((1 << width) - 1)
-    keys = np.empty((rows, bands), U64)
-    for i in range(bands):
-        z = np.zeros(rows, U64)
-        for j in range(r):
-            z = (z << U64(width)) | (values[:, i * r + j].astype(U64) & mask)
-        keys[:, i] = splitmix64(z ^ U64(((i + 1) * _GOLDEN) & _MASK64)) | U64(1)
+    width = U64(64 // r)
+    v = values[:, :bands * r].astype(U64).reshape(rows, bands, r) & U64((1 << (64 // r)) - 1)
+    z = v[:, :, 0]
+    for j in range(1, r):
+        z = (z << width) | v[:, :, j]
+    salts = np.array([((i + 1) * _GOLDEN) & _MASK64 for i in range(bands)], U64)
+    keys = splitmix64(z ^ salts) | U64(1)
     if valid is not None:
         keys[~np.asarray(valid, dtype=bool)] = 0
     return keys
@@ -82,41 +84,89 @@ def combine(a: np.ndarray, b: np.ndarray, salt: int) -> np.ndarray:
 
 
 def key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (i < j), each once, of the rows sharing a non-zero key of ``keys`` (rows, m): one
-    sort of the flattened keys, then every pair inside each run of equal keys. A key is a key in
-    whichever column it stands (band keys mix in their band, so columns do not collide)."""
+    """Index pairs (i < j), sorted and each once, of the rows sharing a non-zero key in one column
+    of ``keys`` (rows, m). A key counts in its column only, as in the store, whose block names
+    carry the column (``b3:…``, ``r2:…``); the schemes salt each column's keys, so equal keys in
+    two columns would be a 64-bit accident anyway.
+
+    Each key is remixed (splitmix64, a bijection: equal stays equal, and any keys spread evenly),
+    and its remix keeps the row number in its low bits. The top bits of the remix and the column
+    choose a partition of about PART_ENTRIES words, so equal keys meet in one partition; one
+    ``np.sort`` of each partition, small enough to stay in cache, puts each bucket's rows together
+    in row order. Runs of equal high bits are the buckets (the rare run that only the truncation
+    made equal is dropped by comparing the full keys of each pair); every pair inside each bucket,
+    as codes ``i * rows + j``, made unique over all partitions. Everything is done ROW_CHUNK rows
+    or one partition at a time, so the time grows with the rows, not faster."""
     keys = np.asarray(keys, dtype=U64)
-    rows, m = keys.shape if keys.ndim == 2 else (len(keys), 1)
-    if rows < 2:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    flat = keys.reshape(-1)
-    row = np.repeat(np.arange(rows, dtype=np.int64), m)
-    live = flat != 0
-    flat, row = flat[live], row[live]
-    order = np.argsort(flat)
-    flat, row = flat[order], row[order]
-    edges = np.flatnonzero(np.concatenate(([True], flat[1:] != flat[:-1], [True])))
-    size, start = np.diff(edges), edges[:-1]
-    shared = size >= 2
-    start, size = start[shared], size[shared]
-    if not len(size):
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+    keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
+    rows, m = keys.shape
+    none = np.empty(0, np.int64), np.empty(0, np.int64)
+    if rows < 2 or not m:
+        return none
+    bits = (rows - 1).bit_length()
+    low = U64((1 << bits) - 1)
+    spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
+    codes = [_bucket_pairs(words, keys[:, part >> spread], low, bits)
+             for part, words in enumerate(_partitions(keys, low, spread))]
+    code = np.concatenate(codes)
+    if not len(code):
+        return none
+    code.sort()
+    code = code[np.concatenate(([True], code[1:] != code[:-1]))]
+    return code // rows, code % rows
+
+
+def _partitions(keys: np.ndarray, low: np.uint64, spread: int) -> list[np.ndarray]:
+    """The non-zero keys as words ``remix high bits | row``, in ``m << spread`` partitions: column
+    c's keys go to partitions ``c << spread`` on, by the top ``spread`` bits of their remix."""
+    rows, m = keys.shape
+    parts = m << spread
+    kind = np.uint16 if parts <= 1 << 16 else np.uint32
+    first = np.arange(m, dtype=kind) << kind(spread)
+    pieces: list[list[np.ndarray]] = [[] for _ in range(parts)]
+    for lo in range(0, rows, ROW_CHUNK):
+        block = keys[lo:lo + ROW_CHUNK]
+        live = block != 0
+        mixed = splitmix64(block)
+        words = ((mixed & ~low) | np.arange(lo, lo + len(block), dtype=U64)[:, None])[live]
+        top = (mixed >> U64(64 - spread)).astype(kind) if spread else np.zeros(block.shape, kind)
+        part = (top + first)[live]
+        order = np.argsort(part, kind="stable")  # a radix sort of 16-bit values
+        bounds = np.searchsorted(part[order], np.arange(1, parts, dtype=kind))
+        for piece, words_of_part in zip(pieces, np.split(words[order], bounds)):
+            piece.append(words_of_part)
+    return [np.concatenate(piece) for piece in pieces]
+
+
+def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int) -> np.ndarray:
+    """Codes ``i * rows + j`` (i < j), each once, of the rows of ``words`` (one partition of one
+    column) whose keys in ``col`` (that column, all rows) are equal."""
+    words.sort()
+    high = words >> U64(bits)
+    twin = np.flatnonzero(high[1:] == high[:-1])  # words p and p + 1 are in one bucket
+    if not len(twin):
+        return np.empty(0, np.int64)
+    first_twin = np.flatnonzero(np.concatenate(([True], twin[1:] != twin[:-1] + 1)))
+    start = twin[first_twin]
+    size = np.diff(np.append(first_twin, len(twin))) + 1
     # member p of a bucket of s pairs with the s-1-p members after it
     member = np.repeat(start, size) + _ranges(size)
     partners = np.repeat(size, size) - 1 - _ranges(size)
     first = np.repeat(member, partners)
     second = first + 1 + _ranges(partners)
-    i, j = row[first], row[second]
-    other = i != j  # a row holding one key twice
-    code = np.unique(np.minimum(i, j)[other] * rows + np.maximum(i, j)[other])
-    return code // rows, code % rows
+    i = (words[first] & low).astype(np.int64)
+    j = (words[second] & low).astype(np.int64)
+    same = col[i] == col[j]  # not just equal high bits
+    return i[same] * len(col) + j[same]
 
 
 def bucket_sizes(keys: np.ndarray) -> np.ndarray:
-    """How many rows hold each distinct non-zero key (for reports of hot buckets)."""
-    flat = np.asarray(keys, dtype=U64).reshape(-1)
-    _, counts = np.unique(flat[flat != 0], return_counts=True)
-    return counts
+    """How many rows hold each distinct non-zero key of each column, the buckets of ``key_pairs``
+    (for reports of hot buckets)."""
+    keys = np.asarray(keys, dtype=U64)
+    keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
+    counts = [np.unique(col[col != 0], return_counts=True)[1] for col in keys.T]
+    return np.concatenate(counts) if counts else np.empty(0, np.int64)
 
 
 def _ranges(lengths: np.ndarray) -> np.ndarray:

@@ -45,10 +45,16 @@ class TextSignature:
         cleaned = [shingles.clean(t) for t in raw]
         feats = shingles.merge(shingles.shingle_hashes(cleaned, self.n),
                                shingles.number_hashes(raw, self.number_copies))
-        out = np.empty((len(rows), self.words), np.uint64)
-        out[:, 0] = [len(t) for t in cleaned]
-        for i, column in enumerate(self.identity):
-            out[:, 1 + i] = [_identity(r.get(column)) for r in rows]
+        identity = [[_identity(r.get(column)) for column in self.identity] for r in rows]
+        return self.of_features([len(t) for t in cleaned], identity, feats)
+
+    def of_features(self, lengths, identity, feats: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """(rows, words) uint64 signatures from what ``of_rows`` derives from the rows: the cleaned
+        content lengths, the identity hashes (rows, identity columns) and the content's
+        (shingle hashes, counts per row). Benchmarks call it with synthetic shingles."""
+        out = np.empty((len(lengths), self.words), np.uint64)
+        out[:, 0] = lengths
+        out[:, 1:1 + len(self.identity)] = np.asarray(identity, np.uint64).reshape(len(lengths), len(self.identity))
         values = minhash(*feats, self.perms, SEED)
         out[:, 1 + len(self.identity):] = np.ascontiguousarray(values).view(np.uint64)
         return out
