@@ -56,7 +56,8 @@ from dedup.index.groups import UnionFind  # noqa: E402
 from dedup.index.keys import key_sort  # noqa: E402
 from dedup.text.normalize import normalize_short, normalize_text, value_to_text  # noqa: E402
 
-__all__ = ["BaselineResult", "char_ngrams", "jieba_tokens", "minhash_groups", "pair_quality"]
+__all__ = ["BaselineResult", "Signatures", "char_ngrams", "jieba_tokens", "lsh_groups", "minhash_groups",
+           "pair_quality", "signatures"]
 
 
 @dataclass
@@ -121,9 +122,18 @@ def char_ngrams(row: Mapping, fields: list[str], n: int = 3) -> set[str]:
 # MinHash LSH
 
 
-def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]], threshold: float,
-                   num_perm: int = 128, seed: int = 1) -> BaselineResult:
-    """Groups of rows whose token sets have estimated Jaccard >= ``threshold``, joined transitively."""
+@dataclass
+class Signatures:
+    """The MinHash of every row with tokens, made once and reused by ``lsh_groups`` at any threshold."""
+    keys: list                 # row keys of the rows with tokens, in row order
+    minhashes: list            # datasketch MinHash, aligned with keys
+    seconds: float             # tokenising and MinHash
+    tokenize_seconds: float
+
+
+def signatures(rows: list[dict], key: str, tokens: Callable[[dict], set[str]], num_perm: int = 128,
+               seed: int = 1) -> Signatures:
+    """Tokenise every row and MinHash its token set (rows with no tokens are left out)."""
     start = time.perf_counter()
     keys: list = []
     sets: list[list[bytes]] = []
@@ -133,8 +143,16 @@ def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]
             keys.append(r[key])
             sets.append([t.encode("utf-8") for t in toks])
     tokenize_seconds = time.perf_counter() - start
-
     minhashes = MinHash.bulk(sets, num_perm=num_perm, seed=seed)
+    return Signatures(keys, minhashes, time.perf_counter() - start, tokenize_seconds)
+
+
+def lsh_groups(sigs: Signatures, threshold: float) -> BaselineResult:
+    """LSH at ``threshold`` over ``sigs``, each candidate pair kept if its estimated Jaccard is at
+    least the threshold, kept pairs joined by union-find. ``seconds`` counts ``sigs.seconds`` too."""
+    start = time.perf_counter()
+    minhashes, keys = sigs.minhashes, sigs.keys
+    num_perm = len(minhashes[0].hashvalues) if minhashes else 128
     lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
     with lsh.insertion_session() as session:
         for i, m in enumerate(minhashes):
@@ -153,9 +171,15 @@ def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]
 
     groups = [sorted((keys[i] for i in c), key=_key_order) for c in uf.components()]
     groups.sort(key=lambda g: _key_order(g[0]))
-    return BaselineResult(groups=groups, pairs=kept, seconds=time.perf_counter() - start,
-                          tokenize_seconds=tokenize_seconds, candidates=candidates,
+    return BaselineResult(groups=groups, pairs=kept, seconds=sigs.seconds + time.perf_counter() - start,
+                          tokenize_seconds=sigs.tokenize_seconds, candidates=candidates,
                           rows_with_tokens=len(keys))
+
+
+def minhash_groups(rows: list[dict], key: str, tokens: Callable[[dict], set[str]], threshold: float,
+                   num_perm: int = 128, seed: int = 1) -> BaselineResult:
+    """Groups of rows whose token sets have estimated Jaccard >= ``threshold``, joined transitively."""
+    return lsh_groups(signatures(rows, key, tokens, num_perm, seed), threshold)
 
 
 def _key_order(k) -> tuple:

@@ -1,13 +1,14 @@
 """Recall per duplicate kind and false pairs per kind, for dedup and for MinHash LSH, on a folder
 written by petitions_news.py or persons_wide.py.
 
-    python bench/heldout/by_kind.py DIR [--minhash 0.6,0.7] [--no-dedup]
+    python bench/heldout/by_kind.py DIR [--minhash 0.5,0.6,0.7,0.8,0.9] [--no-dedup]
 
-dedup runs as ``dedup full`` would with DIR/dedup.yaml (its store goes to a temporary folder);
-MinHash LSH is bench/minhash_baseline.py (jieba tokens of title+content for petitions, character
-3-grams of every column for persons) at each threshold given. Overall pairwise precision, recall
-and F1 as dedup eval counts them, then the true pairs found per kind of cluster and the false
-pairs per pair of kinds.
+dedup runs as ``dedup full`` (dedup.runs.full.run_full) with DIR/dedup.yaml (its store goes to a
+temporary folder); MinHash LSH is bench/minhash_baseline.py (jieba tokens of title+content for
+petitions, character 3-grams of every column for persons), the rows tokenised and MinHashed once
+and LSH run at each threshold given (a threshold's seconds include the shared tokenising).
+Overall pairwise precision, recall and F1 as dedup eval counts them, then the true pairs found per
+kind of cluster and the false pairs per pair of kinds.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import yaml  # noqa: E402
 
 from dedup.config import parse_config  # noqa: E402
-from dedup.evaluate import pair_quality  # noqa: E402
+from dedup.eval.metrics import pair_quality  # noqa: E402
 
 
 def read_csv(path: Path, column: str) -> dict[str, str]:
@@ -36,7 +37,7 @@ def read_csv(path: Path, column: str) -> dict[str, str]:
 
 
 def dedup_groups(folder: Path) -> tuple[list[list[str]], float, str]:
-    from dedup.pipeline import run_full
+    from dedup.runs.full import run_full
 
     raw = yaml.safe_load((folder / "dedup.yaml").read_text(encoding="utf-8"))
     table = next(iter(raw["tables"]))
@@ -48,8 +49,9 @@ def dedup_groups(folder: Path) -> tuple[list[list[str]], float, str]:
         return [list(g.keys) for g in res.groups], time.perf_counter() - t0, table
 
 
-def minhash(folder: Path, table: str, threshold: float) -> tuple[list[list[str]], float]:
-    from bench.minhash_baseline import char_ngrams, jieba_tokens, minhash_groups, read_rows
+def minhash(folder: Path, table: str, thresholds: list[float]):
+    """(threshold, groups, seconds) for each threshold, the rows tokenised and MinHashed once."""
+    from bench.minhash_baseline import char_ngrams, jieba_tokens, lsh_groups, read_rows, signatures
 
     if table == "petitions":
         fields, tokens = ["title", "content"], partial(jieba_tokens, fields=["title", "content"])
@@ -58,8 +60,10 @@ def minhash(folder: Path, table: str, threshold: float) -> tuple[list[list[str]]
         fields = [c for c in COLUMNS if c != "updated_at"]
         tokens = partial(char_ngrams, fields=fields, n=3)
     rows = read_rows(str(folder / f"{table}.db"), table, "id", fields)
-    res = minhash_groups(rows, "id", tokens, threshold)
-    return [[str(k) for k in g] for g in res.groups], res.seconds
+    sigs = signatures(rows, "id", tokens)
+    for t in thresholds:
+        res = lsh_groups(sigs, t)
+        yield t, [[str(k) for k in g] for g in res.groups], res.seconds
 
 
 def report(name: str, groups: list[list[str]], seconds: float, truth: dict, kinds: dict) -> None:
@@ -97,8 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_dedup:
         groups, seconds, table = dedup_groups(folder)
         report(f"dedup ({folder / 'dedup.yaml'})", groups, seconds, truth, kinds)
-    for t in filter(None, args.minhash.split(",")):
-        groups, seconds = minhash(folder, table, float(t))
+    for t, groups, seconds in minhash(folder, table, [float(t) for t in filter(None, args.minhash.split(","))]):
         report(f"MinHash LSH at {t}", groups, seconds, truth, kinds)
 
 
