@@ -17,10 +17,11 @@ by itself. A row whose every key field has a typo is still found by ``bands`` Mi
 over the union of its key fields' bigrams, each kept under the same cap (measured by the full
 run: bands collide more often the more rows there are, so a large table drops them). Any single
 key value the full run saw in more than ``max_bucket`` rows (a placeholder phone) makes no pairs:
-up to ``MAX_HOT`` of them are learned and reported (``hot``). Nothing depends on which rows are
-present, so a full run followed by an incremental one gives the keys, pairs and verdicts of one
-full run (a value that only becomes hot in incremental runs is not switched off until the next
-full run).
+up to ``MAX_HOT`` of them a key are learned and reported (``hot``), and a key's expected partners
+are those of its other values (a placeholder does not cost a phone column its key). Nothing
+depends on which rows are present, so a full run followed by an incremental one gives the keys,
+pairs and verdicts of one full run (a value that only becomes hot in incremental runs is not
+switched off until the next full run).
 
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
@@ -56,16 +57,24 @@ STAT_FIELDS = 16    # pair statistics among this many fields at most (the most d
 _LOW16 = U64(0xFFFF)
 
 
-def _counts(z: np.ndarray) -> list[int]:
-    """[non-empty, distinct, sum of squared value counts] of non-zero values."""
+def _counts(z: np.ndarray, cap: int) -> list[int]:
+    """[non-empty, distinct, sum of squared value counts] of the non-zero values of ``z``, then
+    [rows, sum of squared counts] of its values in more than ``cap`` rows, which will be switched
+    off (0, 0 when there are more than MAX_HOT of them: then they count)."""
     live = z[z != 0]
     _, c = np.unique(live, return_counts=True)
-    return [int(len(live)), int(len(c)), int((c.astype(np.int64) ** 2).sum())]
+    c = c.astype(np.int64)
+    big = c[c > cap]
+    if len(big) > MAX_HOT:
+        big = big[:0]
+    return [int(len(live)), int(len(c)), int((c ** 2).sum()), int(big.sum()), int((big ** 2).sum())]
 
 
-def _partners(filled: int, squares: int) -> float:
-    """Expected other rows in a row's bucket: (sum count^2 - filled) / filled (inf when empty)."""
-    return (squares - filled) / filled if filled else math.inf
+def _partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> float:
+    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, over the values that
+    are not switched off (inf when none)."""
+    n = filled - hot_filled
+    return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
 @dataclass(frozen=True)
@@ -114,11 +123,13 @@ class RecordScheme:
         stored by the full run, reused by incremental runs."""
         sig = np.asarray(sig, U64)
         h = self.hashes(sig)
-        per = [_counts(h[:, f]) for f in range(self.fields)]
-        filled, distinct, squares = ([p[i] for p in per] for i in range(3))
+        cap = self.max_bucket
+        per = [_counts(h[:, f], cap) for f in range(self.fields)]
+        filled, distinct, squares, hot_filled, hot_squares = ([p[i] for p in per] for i in range(5))
         stat = sorted(sorted(range(self.fields), key=lambda f: (-distinct[f], f))[:STAT_FIELDS])
         learned = {"rows": int(h.shape[0]), "filled": filled, "distinct": distinct, "squares": squares,
-                   "pairs": [[a, b, *_counts(combine(h[:, a], h[:, b], a * 1000 + b))]
+                   "hot_filled": hot_filled, "hot_squares": hot_squares,
+                   "pairs": [[a, b, *_counts(combine(h[:, a], h[:, b], a * 1000 + b), cap)]
                              for a, b in combinations(stat, 2)], "hot": []}
         ref = self.with_learned(learned).key_fields()[:1]
         if ref and self.linked:
@@ -126,12 +137,13 @@ class RecordScheme:
             like = self._values(sig[live], ref[0])[:, 0] + U64(1)  # its first MinHash value
             learned.update(self._agreements(h[live], like, ref[0], stat))
         bands = self.with_learned(learned)._band_keys(sig, h)
-        learned["bands"] = [_counts(bands[:, c])[::2] for c in range(bands.shape[1])]
-        keys = self.with_learned(learned).keys(sig).reshape(-1)
-        values, counts = np.unique(keys[keys != 0], return_counts=True)
-        hot = np.argsort(-counts, kind="stable")[:MAX_HOT]
-        hot = hot[counts[hot] > self.max_bucket]
-        learned["hot"] = [[f"{int(values[x]):016x}", int(counts[x])] for x in hot]
+        learned["bands"] = [[_counts(bands[:, c], cap)[i] for i in (0, 2, 3, 4)] for c in range(bands.shape[1])]
+        keys = self.with_learned(learned).keys(sig)
+        for c in range(keys.shape[1]):
+            values, counts = np.unique(keys[keys[:, c] != 0, c], return_counts=True)
+            hot = np.argsort(-counts, kind="stable")[:MAX_HOT]
+            learned["hot"] += [[f"{int(values[x]):016x}", int(counts[x])] for x in hot[counts[hot] > cap]]
+        learned["hot"].sort(key=lambda vc: (-vc[1], vc[0]))
         return learned
 
     @staticmethod
@@ -140,7 +152,7 @@ class RecordScheme:
         per pair of fields, the ordered row pairs agreeing on it, and those also agreeing on ``r``
         (the reference field's first MinHash value)."""
         def agree(z):
-            n, _, s = _counts(z)
+            n, _, s, _, _ = _counts(z, 1 << 62)
             return s - n
         fields = [[agree(h[:, f]), agree(combine(h[:, f], r, 77))] for f in range(h.shape[1])]
         pairs = []
@@ -159,26 +171,27 @@ class RecordScheme:
             raise ValueError("RecordScheme has learned nothing: call with_learned(learn(sig)) first")
         return self.learned
 
-    def _is_key(self, filled: int, distinct: int, squares: int) -> bool:
-        return distinct >= self.min_key_distinct and _partners(filled, squares) <= self.max_partners
+    def _is_key(self, filled: int, distinct: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> bool:
+        return distinct >= self.min_key_distinct and \
+            _partners(filled, squares, hot_filled, hot_squares) <= self.max_partners
 
     def key_fields(self) -> list[int]:
         """The fields that key rows by exact value, fewest expected partners first."""
         lr = self._learned()
-        stats = list(zip(lr["filled"], lr["distinct"], lr["squares"]))
+        stats = list(zip(lr["filled"], lr["distinct"], lr["squares"], lr["hot_filled"], lr["hot_squares"]))
         keyf = [f for f in range(self.fields) if self._is_key(*stats[f])]
-        return sorted(keyf, key=lambda f: (_partners(stats[f][0], stats[f][2]), f))[:self.max_exact]
+        return sorted(keyf, key=lambda f: (_partners(*(stats[f][i] for i in (0, 2, 3, 4))), f))[:self.max_exact]
 
     def pair_keys(self) -> list[tuple[int, int]]:
         """Pairs of fields that are not key fields whose combination is a key, fewest partners first."""
         keyf = set(self.key_fields())
-        good = [(_partners(n, s), a, b) for a, b, n, d, s in self._learned()["pairs"]
-                if a not in keyf and b not in keyf and self._is_key(n, d, s)]
+        good = [(_partners(n, s, hn, hs), a, b) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
+                if a not in keyf and b not in keyf and self._is_key(n, d, s, hn, hs)]
         return [(a, b) for _, a, b in sorted(good)[:self.max_pairs]]
 
     def hot(self) -> list[tuple[str, int]]:
-        """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows:
-        they make no pairs."""
+        """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
+        most first: they make no pairs."""
         return [(v, c) for v, c in self._learned().get("hot", [])]
 
     def weights(self) -> np.ndarray:
@@ -238,8 +251,8 @@ class RecordScheme:
     def band_keys(self) -> list[int]:
         """The band keys in use: those whose expected partners the full run measured to be at most
         ``max_partners`` (MinHash bands collide more often the more rows there are)."""
-        return [c for c, (n, sq) in enumerate(self._learned().get("bands", []))
-                if n and _partners(n, sq) <= self.max_partners]
+        return [c for c, stats in enumerate(self._learned().get("bands", []))
+                if _partners(*stats) <= self.max_partners]
 
     def _band_keys(self, sig: np.ndarray, h: np.ndarray) -> np.ndarray:
         """(rows, bands) MinHash band keys over the union of the key fields' bigrams (0: none)."""
