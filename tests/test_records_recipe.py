@@ -149,6 +149,9 @@ def test_key_fields_are_chosen_by_expected_partners_not_share_of_distinct_values
     keys = scheme.keys(sig)
     _, counts = np.unique(keys[keys != 0], return_counts=True)
     assert counts.max() < 40  # no bucket near the birth dates' 75 rows
+    # all dates but one in more than max_bucket rows: the field is judged whole, not by the one left
+    rows[0]["birth_date"] = "1999-12-31"
+    assert FIELDS.index("birth_date") not in learned_scheme(rows, max_bucket=50)[0].key_fields()
 
 
 def test_a_value_shared_by_more_than_max_bucket_rows_makes_no_pairs_and_is_reported():

@@ -71,8 +71,11 @@ def _counts(z: np.ndarray, cap: int) -> list[int]:
 
 
 def _partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> float:
-    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, over the values that
-    are not switched off (inf when none)."""
+    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, leaving out the
+    values switched off when they are exceptions (at most half the rows: a city column whose
+    every value is in hundreds of rows is judged whole); inf when nothing is filled."""
+    if 2 * hot_filled > filled:
+        hot_filled = hot_squares = 0
     n = filled - hot_filled
     return (squares - hot_squares - n) / n if n > 0 else math.inf
 
