@@ -370,3 +370,16 @@ def test_a_12_field_record_table_runs_and_groups_the_copy(runner, tmp_path):
     out = runner.invoke(main, ["-c", str(cfg), "full", "-q"])
     assert out.exit_code == 0, out.output
     assert "WARNING" not in out.output and "people: 41 rows, 1 groups, 2 rows in groups" in out.output, out.output
+
+
+def test_a_key_value_shared_by_hundreds_of_rows_is_switched_off_and_said(runner, tmp_path):
+    with sqlite3.connect(tmp_path / "src.db") as conn:
+        conn.execute("CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT, phone TEXT, id_number TEXT)")
+        conn.executemany("INSERT INTO people VALUES (?, ?, ?, ?)",
+                         [(k, f"name{k}", "13800000000" if k <= 300 else f"139{k:08d}", f"{k:018d}")
+                          for k in range(1, 601)])
+    cfg = config_file(tmp_path, "sqlite:///src.db",
+                      table="tables:\n  people: {key: id, fields: {name: short, phone: short, id_number: short}}\n")
+    out = runner.invoke(main, ["-c", str(cfg), "full", "-q"])
+    assert out.exit_code == 0, out.output
+    assert "people: 1 key values are each shared by more than 200 rows (the largest by 300)" in out.output

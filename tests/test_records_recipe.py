@@ -137,3 +137,53 @@ def test_signature_is_deterministic_and_versioned():
     assert np.array_equal(s1.of_rows(rows)[:20], s2.of_rows(rows[:20]))
     json.dumps(s1.version())
     assert s1.version() != RecordSignature(specs(FIELDS), k=16).version()
+
+
+def test_key_fields_are_chosen_by_expected_partners_not_share_of_distinct_values():
+    rows = table(3000, 7)
+    for r in rows:  # 40 birth dates: 3000 rows make buckets of ~75, a bounded field is no key here
+        r["birth_date"] = f"1980-01-{1 + int(r['id_number'][:2]) % 40:02d}"
+    scheme, sig = learned_scheme(rows)
+    assert FIELDS.index("birth_date") not in scheme.key_fields()
+    assert FIELDS.index("id_number") in scheme.key_fields()
+    keys = scheme.keys(sig)
+    _, counts = np.unique(keys[keys != 0], return_counts=True)
+    assert counts.max() < 40  # no bucket near the birth dates' 75 rows
+    # all dates but one in more than max_bucket rows: the field is judged whole, not by the one left
+    rows[0]["birth_date"] = "1999-12-31"
+    assert FIELDS.index("birth_date") not in learned_scheme(rows, max_bucket=50)[0].key_fields()
+
+
+def test_a_value_shared_by_more_than_max_bucket_rows_makes_no_pairs_and_is_reported():
+    names = ("phone", "id_number")
+    rows = [{f: r[f] for f in names} for r in table(600, 8)]
+    for r in rows[:300]:
+        r["phone"] = "13800000000"  # a placeholder
+    rows.append(dict(rows[400]))
+    scheme, sig = learned_scheme(rows, names, max_bucket=100, bands=0)
+    assert sorted(scheme.key_fields()) == [0, 1] and [c for _, c in scheme.hot()] == [300]  # the phone stays a key
+    i, j = scheme.near(sig)
+    assert list(zip(i.tolist(), j.tolist())) == [(400, 600)]  # not the 300 * 299 / 2 pairs of the placeholder
+    again = RecordScheme(2, max_bucket=100, bands=0).with_learned(
+        json.loads(json.dumps(scheme.learned)))
+    assert np.array_equal(again.keys(sig[:50]), scheme.keys(sig)[:50])  # incremental rows: the same keys
+
+
+def test_household_columns_count_once():
+    rng = random.Random(9)
+    rows = table(2000, 9)
+    for _ in range(400):  # families: another person at an anchor's phone and address
+        a = rows[rng.randrange(2000)]
+        rows.append(dict(person(rng), surname=a["surname"], phone=a["phone"], address=a["address"], status=a["status"]))
+    mother = rows[-1]
+    anchor = next(r for r in rows[:2000] if r["phone"] == mother["phone"])
+    copy = dict(anchor, given_name=anchor["given_name"][0] + "玮")
+    rows.append(copy)
+    scheme, sig = learned_scheme(rows)
+    plain = RecordScheme(len(FIELDS), linked=0.0).with_learned(scheme.learned)
+    a, m, c = rows.index(anchor), len(rows) - 2, len(rows) - 1
+    assert scheme.redundancy()[FIELDS.index("address"), FIELDS.index("phone")] > 0.5
+    assert scheme.redundancy()[FIELDS.index("birth_date"), FIELDS.index("phone")] < 0.2
+    assert scheme.scores(sig[[a]], sig[[m]])[0] < plain.scores(sig[[a]], sig[[m]])[0]
+    assert not scheme.verify(sig[[a]], sig[[m]])[0]
+    assert scheme.verify(sig[[a]], sig[[c]])[0]

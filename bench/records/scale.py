@@ -4,8 +4,8 @@
     python bench/records/scale.py --rows 50000
 
 Rows: the widened training persons table (common.training: 11 fields, among them gender with 2
-values and status with 10). Generating the rows is not timed; peak RSS (ru_maxrss) is the whole
-process's, generation included. Run each size in its own process (peak RSS is per process).
+values and status with 10; 15 % household members). Generating the rows is not timed; peak RSS
+(ru_maxrss) is the whole process's, generation included. Run each size in its own process (peak RSS is per process).
 """
 
 from __future__ import annotations

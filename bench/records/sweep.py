@@ -2,8 +2,9 @@
 
     python bench/records/sweep.py [--sets 5000:0,5000:1,20000:0,20000:1]
 
-bench/labelled/persons widened to 11 fields (common.training). One axis at a time around the
-defaults (marked *), then the threshold grid; prints one markdown row per setting and set.
+bench/labelled/persons widened to 11 fields with 15 % household members (common.training). One
+axis at a time around the defaults, then the signature variants at the defaults; prints one
+markdown row per setting and set (largest bucket: of the keys in use).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from bench.records.common import RecordSignature, quality, run, specs, training 
 
 DEFAULT_SCHEME: dict = {}
 AXES = {
-    "threshold": [{"threshold": t} for t in (0.6, 0.65, 0.7, 0.75, 0.8)],
-    "similar_ratio": [{"similar_ratio": s} for s in (0.5, 0.05, 0.01, 0.001)],
+    "threshold": [{"threshold": t} for t in (0.6, 0.65, 0.675, 0.7, 0.725, 0.75)],
+    "linked": [{"linked": x} for x in (0.0, 0.5, 0.75, 1.0)],
+    "no discount, threshold": [{"linked": 0.0, "threshold": t} for t in (0.7, 0.75, 0.8)],
+    "max_partners": [{"max_partners": m} for m in (1.0, 1.5, 2.0, 3.0, 4.0)],
+    "similar_ratio": [{"similar_ratio": s} for s in (0.05, 0.01, 0.001)],
     "bands": [{"bands": 0}, {"bands": 1}, {"bands": 2}],
     "pairs": [{"max_pairs": 0}, {"max_pairs": 2}, {"max_pairs": 4}],
-    "key_ratio": [{"key_ratio": r} for r in (0.3, 0.5, 0.7)],
 }
 SIGS = {"k8 digits": {"k": 8, "digits": True}, "k8 no-digits": {"k": 8, "digits": False},
         "k4 digits": {"k": 4, "digits": True}, "k16 digits": {"k": 16, "digits": True}}

@@ -175,7 +175,9 @@ def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
 def _describe(scheme) -> str:
     if hasattr(scheme, "describe"):
         return scheme.describe()
-    return f"records: exact keys on fields {scheme.key_fields()}, pair keys {scheme.pair_keys()}, {scheme.bands} bands"
+    hot = f", {len(scheme.hot())} hot values off" if scheme.hot() else ""
+    return (f"records: exact keys on fields {scheme.key_fields()}, pair keys {scheme.pair_keys()}, "
+            f"{len(scheme.band_keys())} of {scheme.bands} bands{hot}")
 
 
 def _groups(keys: list[str], i: np.ndarray, j: np.ndarray) -> list[list[str]]:

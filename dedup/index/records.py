@@ -4,20 +4,40 @@ The words are dedup.text.records.RecordSignature's: per field ``1 + k/4`` uint64
 hash (0 = empty) then ``k`` 16-bit MinHash values of the value's character bigrams.
 
 What a key may be is decided from the whole table by the full run (``learn``) and frozen
-(``with_learned``): a field whose distinct values are at least ``key_ratio`` of its non-empty
-values (an id, a phone, a date of birth, a street address) is a *key field* and keys its rows by
-exact value. A field of few values (gender, state, a status) is never a key by itself, so it
-cannot make a bucket of half the table. Two lesser fields together (surname + given name) are a
-*pair key* when the full run measured their combination to be as distinctive. A row whose every
-key field has a typo is still found by ``bands`` MinHash band keys over the union of its key
-fields' bigrams. Nothing depends on which rows are present, so a full run followed by an
-incremental one gives the keys, pairs and verdicts of one full run.
+(``with_learned``). The measure is a key's *expected partners*: how many other rows a row meets
+in its key's bucket on average, (sum over values of count^2 - filled) / filled, from the learned
+sum of squared value counts. A field whose expected partners are at most ``max_partners`` (an id,
+a phone, a street address; a date of birth in a small table) is a *key field* and keys its rows by
+exact value; two other fields together (surname + date of birth) are a *pair key* under the same
+cap. The cap is a number of rows, not a share of the table, so candidates per row stay flat as the
+table grows: a bounded field (dates, 10 values) drops out of the keys once its buckets fill up,
+and a pair key of a common given name and a postcode is not taken because its buckets are hot
+(skewed values count by their squares). A field of few values (gender, a status) is never a key
+by itself. A row whose every key field has a typo is still found by ``bands`` MinHash band keys
+over the union of its key fields' bigrams, each kept under the same cap (measured by the full
+run: bands collide more often the more rows there are, so a large table drops them). Any single
+key value the full run saw in more than ``max_bucket`` rows (a placeholder phone) makes no pairs:
+up to ``MAX_HOT`` of them a key are learned and reported (``hot``), and a key's expected partners
+are those of its other values (a placeholder does not cost a phone column its key). Nothing
+depends on which rows are present, so a full run followed by an incremental one gives the keys,
+pairs and verdicts of one full run (a value that only becomes hot in incremental runs is not
+switched off until the next full run).
 
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
-different gender is simply different); a field empty in either row drops out. The weighted mean
-(weight log2 of the field's distinct values: agreeing on a 2-valued field says one bit) is kept
-when it reaches ``threshold``.
+different gender is simply different); a field empty in either row drops out. Each field's say
+is log2 of its distinct values (agreeing on a 2-valued field says one bit), *less what an
+agreeing field already told*: columns that co-vary (the address columns and the phone of a
+household, a city inside a district) are not independent evidence, and counted as such they make
+a family look like one person entered twice. ``redundancy()[f, g]`` is how much likelier than
+chance two *different* people agreeing on g agree on f too, (P(f | g) - P(f)) / (1 - P(f)), from
+agreeing row pairs the full run counted (sums of squared value counts of single fields and pairs
+of fields) among pairs whose best key field (an id number) differs even in its first MinHash
+value, so that they are almost all different people: among all pairs agreeing on a phone most are
+duplicates and agree on everything, which would make the birth date look implied by the phone.
+Fields are taken in order of their say; a field's weight in a pair (for and against) is cut by
+``linked`` times its largest redundancy on an earlier field that agrees exactly in that pair:
+weight * (1 - linked * max red). The weighted mean is kept when it reaches ``threshold``.
 """
 
 from __future__ import annotations
@@ -32,27 +52,54 @@ from .minhash import EMPTY, band_keys, combine, key_pairs
 
 U64 = np.uint64
 MAX_KEYS = 16
+MAX_HOT = 64        # hot key values learned (and switched off) at most
+STAT_FIELDS = 16    # pair statistics among this many fields at most (the most distinct)
 _LOW16 = U64(0xFFFF)
+
+
+def _counts(z: np.ndarray, cap: int) -> list[int]:
+    """[non-empty, distinct, sum of squared value counts] of the non-zero values of ``z``, then
+    [rows, sum of squared counts] of its values in more than ``cap`` rows, which will be switched
+    off (0, 0 when there are more than MAX_HOT of them: then they count)."""
+    live = z[z != 0]
+    _, c = np.unique(live, return_counts=True)
+    c = c.astype(np.int64)
+    big = c[c > cap]
+    if len(big) > MAX_HOT:
+        big = big[:0]
+    return [int(len(live)), int(len(c)), int((c ** 2).sum()), int(big.sum()), int((big ** 2).sum())]
+
+
+def _partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> float:
+    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, leaving out the
+    values switched off when they are exceptions (at most half the rows: a city column whose
+    every value is in hundreds of rows is judged whole); inf when nothing is filled."""
+    if 2 * hot_filled > filled:
+        hot_filled = hot_squares = 0
+    n = filled - hot_filled
+    return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
 @dataclass(frozen=True)
 class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
 
-    Defaults chosen by bench/records/sweep.py on bench/labelled/persons (seeds 0 and 1) only.
+    Defaults chosen by bench/records/sweep.py on the training persons (bench/records/common.py)
+    only.
     """
 
     fields: int
     k: int = 8
-    threshold: float = 0.70
-    key_ratio: float = 0.5       # distinct / non-empty values for a key field (and a pair key)
+    threshold: float = 0.675
+    max_partners: float = 2.0    # expected other rows in a key's bucket, for a key field or a pair key
     min_key_distinct: int = 12   # and at least this many distinct values (tiny tables)
     similar_ratio: float = 0.01  # distinct / non-empty for a field whose typos still score
-    max_exact: int = 8           # exact keys at most (the most distinctive key fields)
-    max_pairs: int = 4           # pair keys at most (the most distinctive pairs)
-    pair_fields: int = 8         # pairs are tried among this many lesser fields (most distinct first)
+    linked: float = 1.0          # how much of a field's redundancy with an agreeing field is taken off
+    max_exact: int = 8           # exact keys at most (the fewest partners)
+    max_pairs: int = 4           # pair keys at most (the fewest partners)
     bands: int = 2               # band keys of r values each, over the key fields' union MinHash
     r: int = 4
+    max_bucket: int = 200        # a key value of more rows than this makes no pairs (learned, reported)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -73,52 +120,110 @@ class RecordScheme:
     # -- what the full run learns ------------------------------------------------------------------
 
     def learn(self, sig: np.ndarray) -> dict:
-        """Per field its non-empty and distinct counts, and the same for the pairs of lesser fields
-        that could become pair keys: JSON-able, stored by the full run, reused by incremental runs."""
+        """Per field its non-empty, distinct and squared-count sums, the same for pairs of fields
+        (the STAT_FIELDS most distinct), the agreeing pairs that tell the redundancy of fields (see
+        ``redundancy``), and the key values held by more than ``max_bucket`` rows: JSON-able,
+        stored by the full run, reused by incremental runs."""
+        sig = np.asarray(sig, U64)
         h = self.hashes(sig)
-        filled = [int(np.count_nonzero(h[:, f])) for f in range(self.fields)]
-        distinct = [int(len(np.unique(h[h[:, f] != 0, f]))) for f in range(self.fields)]
+        cap = self.max_bucket
+        per = [_counts(h[:, f], cap) for f in range(self.fields)]
+        filled, distinct, squares, hot_filled, hot_squares = ([p[i] for p in per] for i in range(5))
+        stat = sorted(sorted(range(self.fields), key=lambda f: (-distinct[f], f))[:STAT_FIELDS])
+        learned = {"rows": int(h.shape[0]), "filled": filled, "distinct": distinct, "squares": squares,
+                   "hot_filled": hot_filled, "hot_squares": hot_squares,
+                   "pairs": [[a, b, *_counts(combine(h[:, a], h[:, b], a * 1000 + b), cap)]
+                             for a, b in combinations(stat, 2)], "hot": []}
+        ref = self.with_learned(learned).key_fields()[:1]
+        if ref and self.linked:
+            live = h[:, ref[0]] != 0
+            like = self._values(sig[live], ref[0])[:, 0] + U64(1)  # its first MinHash value
+            learned.update(self._agreements(h[live], like, ref[0], stat))
+        bands = self.with_learned(learned)._band_keys(sig, h)
+        learned["bands"] = [[_counts(bands[:, c], cap)[i] for i in (0, 2, 3, 4)] for c in range(bands.shape[1])]
+        keys = self.with_learned(learned).keys(sig)
+        for c in range(keys.shape[1]):
+            values, counts = np.unique(keys[keys[:, c] != 0, c], return_counts=True)
+            hot = np.argsort(-counts, kind="stable")[:MAX_HOT]
+            learned["hot"] += [[f"{int(values[x]):016x}", int(counts[x])] for x in hot[counts[hot] > cap]]
+        learned["hot"].sort(key=lambda vc: (-vc[1], vc[0]))
+        return learned
+
+    @staticmethod
+    def _agreements(h: np.ndarray, r: np.ndarray, ref: int, stat: list[int]) -> dict:
+        """Among rows with the reference field ``ref`` (the best key field) filled: per field and
+        per pair of fields, the ordered row pairs agreeing on it, and those also agreeing on ``r``
+        (the reference field's first MinHash value)."""
+        def agree(z):
+            n, _, s, _, _ = _counts(z, 1 << 62)
+            return s - n
+        fields = [[agree(h[:, f]), agree(combine(h[:, f], r, 77))] for f in range(h.shape[1])]
         pairs = []
-        for a, b in self._pair_candidates(filled, distinct):
+        for a, b in combinations(stat, 2):
             z = combine(h[:, a], h[:, b], a * 1000 + b)
-            live = z[z != 0]
-            pairs.append([a, b, int(len(live)), int(len(np.unique(live)))])
-        return {"rows": int(h.shape[0]), "filled": filled, "distinct": distinct, "pairs": pairs}
+            pairs.append([a, b, agree(z), agree(combine(z, r, 77))])
+        return {"ref": ref, "ref_rows": int(len(h)), "ref_fields": fields, "ref_pairs": pairs}
 
     def with_learned(self, learned: dict) -> RecordScheme:
         if len(learned["filled"]) != self.fields:
             raise ValueError(f"learned counts are for {len(learned['filled'])} fields, not {self.fields}")
         return replace(self, learned=learned)
 
-    def _is_key(self, filled: int, distinct: int) -> bool:
-        return filled > 0 and distinct >= self.min_key_distinct and distinct >= self.key_ratio * filled
-
-    def _pair_candidates(self, filled, distinct) -> list[tuple[int, int]]:
-        lesser = [f for f in range(self.fields) if not self._is_key(filled[f], distinct[f]) and distinct[f] >= 3]
-        lesser = sorted(lesser, key=lambda f: (-distinct[f], f))[:self.pair_fields]
-        return list(combinations(sorted(lesser), 2))
-
     def _learned(self) -> dict:
         if self.learned is None:
             raise ValueError("RecordScheme has learned nothing: call with_learned(learn(sig)) first")
         return self.learned
 
+    def _is_key(self, filled: int, distinct: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> bool:
+        return distinct >= self.min_key_distinct and \
+            _partners(filled, squares, hot_filled, hot_squares) <= self.max_partners
+
     def key_fields(self) -> list[int]:
-        """The fields that key rows by exact value, most distinctive first."""
+        """The fields that key rows by exact value, fewest expected partners first."""
         lr = self._learned()
-        keyf = [f for f in range(self.fields) if self._is_key(lr["filled"][f], lr["distinct"][f])]
-        return sorted(keyf, key=lambda f: (-lr["distinct"][f], f))[:self.max_exact]
+        stats = list(zip(lr["filled"], lr["distinct"], lr["squares"], lr["hot_filled"], lr["hot_squares"]))
+        keyf = [f for f in range(self.fields) if self._is_key(*stats[f])]
+        return sorted(keyf, key=lambda f: (_partners(*(stats[f][i] for i in (0, 2, 3, 4))), f))[:self.max_exact]
 
     def pair_keys(self) -> list[tuple[int, int]]:
-        """The pairs of lesser fields whose combination is distinctive, most distinctive first."""
-        good = [(d / n, a, b) for a, b, n, d in self._learned()["pairs"] if self._is_key(n, d)]
-        return [(a, b) for _, a, b in sorted(good, key=lambda t: (-t[0], t[1], t[2]))[:self.max_pairs]]
+        """Pairs of fields that are not key fields whose combination is a key, fewest partners first."""
+        keyf = set(self.key_fields())
+        good = [(_partners(n, s, hn, hs), a, b) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
+                if a not in keyf and b not in keyf and self._is_key(n, d, s, hn, hs)]
+        return [(a, b) for _, a, b in sorted(good)[:self.max_pairs]]
+
+    def hot(self) -> list[tuple[str, int]]:
+        """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
+        most first: they make no pairs."""
+        return [(v, c) for v, c in self._learned().get("hot", [])]
 
     def weights(self) -> np.ndarray:
         """Each field's say: its configured weight times log2 of its distinct values (agreeing on a
         2-valued field says one bit, on an id number many)."""
         configured = np.array(self.field_weights) if self.field_weights is not None else 1.0
         return configured * np.array([math.log2(max(2, d)) for d in self._learned()["distinct"]])
+
+    def redundancy(self) -> np.ndarray:
+        """(fields, fields): [f, g] how much likelier than chance two different people agreeing on
+        g agree on f too, (P(f | g) - P(f)) / (1 - P(f)) clipped to [0, 1], counted among the pairs
+        whose reference field (the best key field) differs in its first MinHash value (a copy with
+        a typo'd id number mostly keeps it, two people's numbers mostly do not). 0 where not
+        learned, and for the reference field itself."""
+        lr = self._learned()
+        red = np.zeros((self.fields, self.fields))
+        if "ref" not in lr:
+            return red
+        ref, rows = lr["ref"], lr["ref_rows"]
+        other = [a - ah for a, ah in lr["ref_fields"]]  # agreeing pairs of different reference values
+        for a, b, ab, abh in lr["ref_pairs"]:
+            for f, g in ((a, b), (b, a)):
+                if ref in (f, g) or other[g] <= 0 or ab - abh <= 0:
+                    continue
+                p_f = other[f] / (rows * (rows - 1.0))
+                p_fg = min(1.0, (ab - abh) / other[g])
+                if 0 < p_f < p_fg:
+                    red[f, g] = (p_fg - p_f) / (1 - p_f)
+        return np.clip(red, 0.0, 1.0)
 
     def similar(self) -> np.ndarray:
         lr = self._learned()
@@ -128,22 +233,41 @@ class RecordScheme:
     # -- keys --------------------------------------------------------------------------------------
 
     def keys(self, sig: np.ndarray) -> np.ndarray:
-        """(rows, m) uint64 keys, 0 = none; m <= 16 and fixed by what was learned."""
+        """(rows, m) uint64 keys, 0 = none (or a learned hot value); m <= 16 and fixed by what was
+        learned."""
         sig = np.asarray(sig, U64)
         h = self.hashes(sig)
         keyf = self.key_fields()
         cols = [combine(h[:, f], np.full(len(h), f + 1, U64), 0x6B6579) for f in keyf]
         cols += [combine(h[:, a], h[:, b], a * 1000 + b) for a, b in self.pair_keys()]
-        if keyf and self.bands:
-            values = np.full((len(h), self.k), EMPTY, np.uint32)
-            for f in keyf:
-                mine = self._values(sig, f).astype(np.uint32)
-                mine[h[:, f] == 0] = EMPTY
-                values = np.minimum(values, mine)
-            cols += list(band_keys(values, self.bands, self.r, (h[:, keyf] != 0).any(axis=1)).T)
+        bands = self.band_keys()
+        if bands:
+            cols += list(self._band_keys(sig, h)[:, bands].T)
         if not cols:
             return np.zeros((len(h), 0), U64)
-        return np.stack(cols, axis=1)
+        keys = np.stack(cols, axis=1)
+        hot = self.hot()
+        if hot:
+            keys[np.isin(keys, np.array([int(v, 16) for v, _ in hot], U64))] = 0
+        return keys
+
+    def band_keys(self) -> list[int]:
+        """The band keys in use: those whose expected partners the full run measured to be at most
+        ``max_partners`` (MinHash bands collide more often the more rows there are)."""
+        return [c for c, stats in enumerate(self._learned().get("bands", []))
+                if _partners(*stats) <= self.max_partners]
+
+    def _band_keys(self, sig: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """(rows, bands) MinHash band keys over the union of the key fields' bigrams (0: none)."""
+        keyf = self.key_fields()
+        if not keyf or not self.bands:
+            return np.zeros((len(h), 0), U64)
+        values = np.full((len(h), self.k), EMPTY, np.uint32)
+        for f in keyf:
+            mine = self._values(sig, f).astype(np.uint32)
+            mine[h[:, f] == 0] = EMPTY
+            values = np.minimum(values, mine)
+        return band_keys(values, self.bands, self.r, (h[:, keyf] != 0).any(axis=1))
 
     def names_of(self, sig: np.ndarray) -> list[list[str]]:
         """Per row the block names of its keys: ``r{column}:{key:016x}``."""
@@ -162,21 +286,33 @@ class RecordScheme:
         return np.stack([(words[:, j // 4] >> U64(16 * (j % 4))) & _LOW16 for j in range(self.k)], axis=1)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Weighted mean field similarity of aligned rows ``a`` and ``b`` (pairs, words); NaN when
-        no field is filled in both."""
+        """Weighted mean field similarity of aligned rows ``a`` and ``b`` (pairs, words), each
+        field's weight cut by its redundancy with earlier agreeing fields (the module doc); NaN
+        when no field is filled in both."""
         a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
         weights, similar = self.weights(), self.similar()
+        red = self.linked * self.redundancy() if self.linked else None
         ha, hb = self.hashes(a), self.hashes(b)
         num = np.zeros(len(a))
         den = np.zeros(len(a))
-        for f in range(self.fields):
+        told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
+        for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
             s = (ha[:, f] == hb[:, f]).astype(float)
             if similar[f]:
                 j = (self._values(a, f) == self._values(b, f)).mean(axis=1)
                 s = np.maximum(s, 2 * j / (1 + j))
-            num += weights[f] * np.where(both, s, 0.0)
-            den += weights[f] * both
+            s = np.where(both, s, 0.0)
+            w = np.full(len(a), weights[f])
+            if red is not None:
+                cut = np.zeros(len(a))
+                for g, same in told:
+                    if red[f, g] > 0:
+                        cut = np.maximum(cut, np.where(same, red[f, g], 0.0))
+                w = w * (1 - cut)
+                told.append((f, both & (ha[:, f] == hb[:, f])))
+            num += w * s
+            den += w * both
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, num / den, np.nan)
 

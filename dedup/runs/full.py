@@ -6,6 +6,7 @@ callback. Re-running it replaces the table's previous results in the store in on
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -22,6 +23,8 @@ from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
 from .stages import Progress, read_rows
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -75,6 +78,10 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
                 else TermModel.learn(rows.features)
         sketches = recipe.sketch(rows.features, terms)
         recipe = recipe.learn(sketches)
+        hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
+        if hot:
+            log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
+                        "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
         fps = fingerprints_of(sketches, len(rows.keys))
         groups = recipe.groups(rows.keys, sketches)
         for g in groups:
