@@ -237,9 +237,10 @@ def _numbers(kind, text: str) -> list:
               help="text: summary and sweeps; json: everything; html: a page with the charts.")
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--distances", default=",".join(map(str, DEFAULT_DISTANCES)), show_default=True,
-              help="simhash.max_distance values to sweep.")
+              help="simhash.max_distance values to sweep (match.method simhash only).")
 @click.option("--similarities", default=",".join(map(str, DEFAULT_SIMILARITIES)), show_default=True,
-              help="simhash.min_similarity values to sweep (a fields fingerprint: min_field_similarity).")
+              help="Thresholds to sweep: match.threshold (record tables: match.record_threshold); under "
+                   "match.method simhash, min_similarity (a fields fingerprint: min_field_similarity).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
 @handle_errors
@@ -248,9 +249,10 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
     """Measure duplicate detection against labelled truth: pairwise precision, recall and F1.
 
     Reads and fingerprints the table as `full` would (nothing is written to the store), then
-    sweeps max_distance and min_similarity (a fields fingerprint: min_field_similarity, swept over
-    the --similarities values), shows the distance and similarity of true and false candidate
-    pairs, and lists the false and the missed pairs with their texts, so you can see why.
+    sweeps the recipe's threshold over the --similarities values (match.threshold, or
+    match.record_threshold for record tables; under match.method simhash: max_distance and
+    min_similarity), shows the similarity of true and false candidate pairs, and lists the false
+    and the missed pairs with their texts, so you can see why.
     """
     from .errors import ConfigError
     from .eval.chart import render_eval_html
