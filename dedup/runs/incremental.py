@@ -121,7 +121,7 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
 
     new_old, stored_fp = _pairs_with_stored(store, recipe, new_keys, new_sketches, in_batch)
     if recipe.verifier is not None and new_old:
-        new_old = _verified(store, table, new_old, dict(zip(new_keys, new_sketches)), stored_fp, recipe.verify)
+        new_old = _verified(store, table, new_old, new_keys, new_sketches, stored_fp, recipe.verify)
     matched = sorted({old for _, old, _ in new_old}, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
@@ -133,8 +133,7 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     for g in old_groups.values():
         if g.id in touched:  # a member left or changed: its remaining members' pairs are recomputed
             rest = [m for m in g.keys if m not in in_batch]
-            sk = _sketches_of(store, table, rest, fp, new_sketches.shape[1])
-            pairs += recipe.pairs(rest, np.array([sk[m] for m in rest], dtype=np.uint64))
+            pairs += recipe.pairs(rest, _sketches_of(store, table, rest, fp, new_sketches.shape[1]))
         else:
             pairs += g.pairs
     groups = _assign_ids(pairs, fp, old_groups, old_group_of, store.max_group_id(table) + 1, run_id, result)
@@ -150,10 +149,10 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})
 
     old_keys = list(stored_before)
-    old_sk = _sketches_of(store, table, old_keys, stored_before, new_sketches.shape[1])
     changes = TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
-        remove_blocks=recipe.block_entries(old_keys, np.array([old_sk[k] for k in old_keys], dtype=np.uint64)),
+        remove_blocks=recipe.block_entries(old_keys, _sketches_of(store, table, old_keys, stored_before,
+                                                                  new_sketches.shape[1])),
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
         add_blocks=recipe.block_entries(new_keys, new_sketches), skipped=list(rows.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
@@ -189,21 +188,33 @@ def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], sketches: 
             {other_key[j]: int(other_fp[j]) for j in close})
 
 
-def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> dict[str, list[int]]:
-    """Stored rows' sketches (fingerprint first) with ``words`` words."""
-    extra = store.sketches(table, keys) if words > 1 and keys else {}
-    pad = [0] * (words - 1)
-    return {k: [fp[k], *(list(extra.get(k, ())) + pad)[:words - 1]] for k in keys}
+def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> np.ndarray:
+    """Stored rows' sketches (fingerprint first) with ``words`` words, as a (len(keys), words)
+    uint64 matrix aligned with ``keys``; missing words are 0."""
+    out = np.zeros((len(keys), words), dtype=np.uint64)
+    if not keys:
+        return out
+    out[:, 0] = np.fromiter((fp[k] for k in keys), dtype=np.uint64, count=len(keys))
+    extra = store.sketches(table, keys) if words > 1 else {}
+    rows = [extra.get(k, ()) for k in keys]
+    full = [i for i, r in enumerate(rows) if len(r) >= words - 1]
+    if full:  # one conversion for all rows that have every word (all of them, unless the store is old)
+        out[np.asarray(full), 1:] = np.array([rows[i][:words - 1] for i in full], dtype=np.uint64)
+    for i, r in enumerate(rows):
+        if 0 < len(r) < words - 1:
+            out[i, 1:1 + len(r)] = np.asarray(r, dtype=np.uint64)
+    return out
 
 
-def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new: dict[str, np.ndarray],
-              stored_fp: dict[str, int], verify) -> list[tuple[str, str, int]]:
+def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new_keys: list[str],
+              new_sketches: np.ndarray, stored_fp: dict[str, int], verify) -> list[tuple[str, str, int]]:
     """The (new, stored) candidate pairs that pass verification (dedup.verify) on their sketches."""
     olds = sorted({old for _, old, _ in pairs}, key=key_sort)
-    words = len(next(iter(new.values())))
-    stored = _sketches_of(store, table, olds, stored_fp, words)
-    a = np.array([new[n] for n, _, _ in pairs], dtype=np.uint64)
-    b = np.array([stored[o] for _, o, _ in pairs], dtype=np.uint64)
+    stored = _sketches_of(store, table, olds, stored_fp, new_sketches.shape[1])
+    new_at = {k: i for i, k in enumerate(new_keys)}
+    old_at = {k: i for i, k in enumerate(olds)}
+    a = new_sketches[np.fromiter((new_at[n] for n, _, _ in pairs), dtype=np.int64, count=len(pairs))]
+    b = stored[np.fromiter((old_at[o] for _, o, _ in pairs), dtype=np.int64, count=len(pairs))]
     keep = verify(a, b)
     return [p for p, ok in zip(pairs, keep) if ok]
 
