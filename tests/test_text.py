@@ -96,6 +96,17 @@ def test_jieba_dictionary_loads_once_per_process(monkeypatch, tmp_path):
     assert (tmp_path / "c" / "jieba.cache").is_file()  # the cache is dedup's own, not /tmp's
 
 
+def test_cache_dir_is_made_once_per_environment(monkeypatch, tmp_path):
+    made = []
+    real = segment.Path.mkdir
+    monkeypatch.setattr(segment.Path, "mkdir", lambda self, *a, **k: (made.append(self), real(self, *a, **k))[1])
+    monkeypatch.setenv("DEDUP_CACHE_DIR", str(tmp_path / "a"))
+    assert [segment.cache_dir() for _ in range(3)] == [tmp_path / "a"] * 3
+    monkeypatch.setenv("DEDUP_CACHE_DIR", str(tmp_path / "b"))  # another environment, another directory
+    assert segment.cache_dir() == tmp_path / "b"
+    assert made == [tmp_path / "a", tmp_path / "b"]
+
+
 def test_stopwords_file_replaces_the_bundled_list(tmp_path):
     p = tmp_path / "stop.txt"
     p.write_text("# comment\n噪音\nＡＢＣ\n\n", encoding="utf-8")

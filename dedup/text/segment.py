@@ -9,6 +9,7 @@ not race on it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -29,14 +30,20 @@ _TOKENIZERS: dict[str, "jieba.Tokenizer"] = {}
 
 
 def cache_dir() -> Path:
-    """Where dedup keeps jieba's dictionary cache; falls back to a per-user temp directory."""
-    env = os.environ.get("DEDUP_CACHE_DIR")
+    """Where dedup keeps jieba's dictionary cache; falls back to a per-user temp directory.
+
+    Resolved once per environment (the directory is made and checked on the first call only):
+    the tokenizer asks for it on every text."""
+    return _cache_dir(os.environ.get("DEDUP_CACHE_DIR"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+
+
+@functools.cache
+def _cache_dir(env: str | None, xdg: str | None, home: str | None) -> Path:
     if env:
         candidates = [Path(env)]
     else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
         candidates = [Path(xdg) / "dedup"] if xdg else []
-        candidates.append(Path.home() / ".cache" / "dedup")
+        candidates.append((Path(home) if home else Path.home()) / ".cache" / "dedup")
     candidates.append(Path(tempfile.gettempdir()) / f"dedup-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
     for c in candidates:
         try:
@@ -51,6 +58,9 @@ def cache_dir() -> Path:
 def tokenizer() -> "jieba.Tokenizer":
     """The process-wide jieba tokenizer, initialised on first use."""
     directory = str(cache_dir())
+    tok = _TOKENIZERS.get(directory)
+    if tok is not None:
+        return tok
     with _LOCK:
         tok = _TOKENIZERS.get(directory)
         if tok is None:
