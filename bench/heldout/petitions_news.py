@@ -305,6 +305,16 @@ def _size(rng: random.Random, hi: int) -> int:
 
 def generate_petitions(n_rows: int, seed: int = 100) -> HeldOut:
     rng = random.Random(seed)
+    made = generated(rng, n_rows)
+    return finish(rng, "petitions", COLUMNS, made[:n_rows])
+
+
+def generated(rng: random.Random, n_rows: int) -> list[tuple[dict, str, str]]:
+    """At least ``n_rows`` rows (row, kind, cluster label) in the order they were made, before
+    ``finish`` shuffles their ids: whole clusters, so a few more than asked. The first N rows are
+    the same for every ``n_rows`` >= N. A long complaint's row keeps the fields of its doc
+    (``frame``, ``slots``, ``body``: ``refile_long`` can refile it); a short one's ``topic`` and
+    ``said``."""
     clock = _Clock(rng)
     made: list[tuple[dict, str, str]] = []
     longs: list[dict] = []    # earlier long complaints (for hard negatives)
@@ -380,7 +390,7 @@ def generate_petitions(n_rows: int, seed: int = 100) -> HeldOut:
             del longs[:2500]
         if len(shorts) > 5000:
             del shorts[:2500]
-    return finish(rng, "petitions", COLUMNS, made[:n_rows])
+    return made
 
 
 def write_all(data: HeldOut, out: str) -> None:
