@@ -51,13 +51,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import shutil
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -68,16 +66,14 @@ from cityhash import CityHash64
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_incremental import FIELDS, CountingStores, append, config  # noqa: E402
-from bench.heldout import petitions_news as news  # noqa: E402
-from bench.heldout.common import typo  # noqa: E402
+from bench.incremental_keys import key_stats  # noqa: E402
+from bench.incremental_samples import last_stored, new_rows, news_new_rows, sample_of  # noqa: E402
 from bench.support import sqlite_url  # noqa: E402
 from dedup.db.source import Source  # noqa: E402
 from dedup.db.watermark import watermark_position  # noqa: E402
 from dedup.text.normalize import value_to_text  # noqa: E402
 from dedup.text.shingles import fold  # noqa: E402
-from dedup.demo.edits import _copy  # noqa: E402
-from dedup.index.minhash import bucket_sizes  # noqa: E402
-from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db  # noqa: E402
+from dedup.demo.generator import SampleTable, write_sample_db  # noqa: E402
 from dedup.runs.full import run_full  # noqa: E402
 from dedup.runs.incremental import run_incremental  # noqa: E402
 from dedup.runs.locking import table_run  # noqa: E402
@@ -92,36 +88,6 @@ ORIGINALS_FROM = 10_000  # planted copies copy rows among the first this many: e
 SEEDS = {"demo": 42, "news": 110}  # news: bench/heldout reports on seeds 100 and up
 
 
-def news_sample(n: int, seed: int, docs_from: int = 0) -> tuple[SampleTable, dict[int, dict]]:
-    """``n`` rows of bench/heldout/petitions_news.py's generator with ids in the order it made them
-    (its ``generated``; ``generate_petitions`` shuffles the ids afterwards), so the first N rows are
-    the first N rows of a set of N, whole clusters but the last; the demo table's columns (category
-    NULL, updated_at a DATETIME: the generator's filing time). And the long complaints among the
-    first ``docs_from`` rows whose content is their doc's unedited text (``refile_long`` refiles
-    them), by id."""
-    made = news.generated(random.Random(seed), n)[:n]
-    rows, docs = [], {}
-    for i, (row, _kind, _label) in enumerate(made, start=1):
-        rows.append({"id": i, "name": row["name"], "phone": row["phone"], "address": row["address"], "category": None,
-                     "title": row["title"], "content": row["content"],
-                     "updated_at": datetime.strptime(row["updated_at"], "%Y-%m-%d %H:%M:%S")})
-        if i <= docs_from and "frame" in row and row["content"] == "".join(news.long_text(row)):
-            docs[i] = row
-    return SampleTable(rows, {}), docs
-
-
-def sample_of(generator: str, n: int, seed: int, docs_from: int = 0) -> tuple[SampleTable, dict[int, dict]]:
-    if generator == "news":
-        return news_sample(n, seed, docs_from)
-    return generate_petitions(n, seed=seed), {}
-
-
-def last_stored(rows: list[dict], n: int) -> dict:
-    """The row of rows 1..n an incremental read resumes after: the greatest (updated_at, id) (row n
-    on the demo table, whose filing times grow with the id; not on the news one)."""
-    return max(rows[:n], key=lambda r: (r["updated_at"], r["id"]))
-
-
 def load() -> str:
     return f"{os.getloadavg()[0]:.2f}"
 
@@ -131,52 +97,6 @@ def index_watermark(url: str) -> None:
     with engine.begin() as conn:
         conn.execute(sa.text(f"CREATE INDEX IF NOT EXISTS ix_{TABLE}_updated ON {TABLE} (updated_at, id)"))
     engine.dispose()
-
-
-def new_rows(sample: SampleTable, n: int, seed: int, first: int) -> tuple[list[dict], dict[str, str]]:
-    """``n`` rows after the sample's last: half edited copies of rows among the ``first``, half fresh;
-    and copy -> original. (The demo table.)"""
-    rng = random.Random(seed)
-    originals = [r for r in sample.rows[:first] if r["content"] and len(r["content"]) >= 60]
-    fresh = generate_petitions(n - n // 2, seed=seed + 1).rows
-    last = sample.rows[-1]
-    out, planted = [], {}
-    for i in range(n):
-        key = last["id"] + 1 + i
-        if i % 2 == 0 and i // 2 < n // 2:
-            base = rng.choice(originals)
-            fields = _copy(rng, base, collective=False)
-            planted[str(key)] = str(base["id"])
-        else:
-            fields = {k: v for k, v in fresh[i // 2].items() if k not in ("id", "updated_at")}
-        out.append({**fields, "id": key, "updated_at": last["updated_at"] + timedelta(seconds=1 + i)})
-    return out, planted
-
-
-def news_new_rows(sample: SampleTable, docs: dict[int, dict], n: int, seed: int) -> tuple[list[dict], dict[str, str]]:
-    """The news table's ``n`` new rows, after the latest stored one: half refiles of long complaints
-    among the first rows (``docs``), made as the generator makes its ``long_refiled`` copies (same
-    person, the title kept or with a typo, the content ``refile_long``: 1-4 of sentence dropped,
-    inserted or swapped, typos, punctuation width, a digit, whitespace); half fresh rows of the
-    generator with seed + 1; and copy -> original."""
-    rng = random.Random(seed)
-    originals = sorted(docs)
-    fresh, _ = news_sample(n - n // 2, seed + 1)
-    latest = max(r["updated_at"] for r in sample.rows)
-    out, planted = [], {}
-    for i in range(n):
-        key = len(sample.rows) + 1 + i
-        if i % 2 == 0 and i // 2 < n // 2:
-            original = rng.choice(originals)
-            doc = docs[original]
-            title = doc["title"] if rng.random() < 0.7 else typo(rng, doc["title"])
-            fields = {"name": doc["name"], "phone": doc["phone"], "address": doc["address"], "category": None,
-                      "title": title, "content": news.refile_long(rng, doc)}
-            planted[str(key)] = str(original)
-        else:
-            fields = {k: v for k, v in fresh.rows[i // 2].items() if k not in ("id", "updated_at")}
-        out.append({**fields, "id": key, "updated_at": latest + timedelta(seconds=1 + i)})
-    return out, planted
 
 
 def stored_rows(work: Path, sample: SampleTable, seed: int, upto: int, featurised: int,
@@ -283,37 +203,6 @@ def prepare(work: Path, sizes: list[int], sample_rows: int, featurised: int, n_n
     return out, sample
 
 
-def key_stats(work: Path, sample: SampleTable, seed: int, sizes: list[int], featurised: int, generator: str,
-              max_pairs: int = 20_000_000, probe: int = 5_000) -> None:
-    """The stored rows' block keys at each size (the shipped recipe's, on the cached sketches): the
-    buckets (rows holding one key), and the candidate pairs a full run's ``key_pairs`` finds and how
-    many of them its verifier keeps, per stored row (pairs / rows, as the README's demo figures). When the buckets hold more than ``max_pairs``
-    pairs (``key_pairs`` on 71 million of them, the news table at 1M, went past this machine's 23 GB)
-    these two are estimated (``~``) from ``probe`` random rows: the other rows sharing a key with each
-    (``probe_candidates``), verified."""
-    stored = stored_rows(work, sample, seed, max(sizes), featurised, min(max(sizes), 100_000), generator)
-    recipe = Recipe.of(config("sqlite://", "sqlite://"), TABLE)
-    print(f"{'stored rows':>11} {'keys':>10} {'largest bucket':>14} {'mean bucket':>11} {'pairs in buckets':>16} "
-          f"{'candidates/row':>14} {'verified/row':>12}   (mean bucket: of the bucket an entry is in)")
-    for n in sizes:
-        sk = stored["sketches"][stored["keys"] <= n]
-        r = recipe.learn(sk)
-        keys = r.scheme.keys(r.signatures(sk))
-        sizes_ = bucket_sizes(keys).astype(np.int64)
-        in_buckets = int((sizes_ * (sizes_ - 1) // 2).sum())
-        cand = verified = "-"
-        if in_buckets <= max_pairs:
-            i, j, _ = r.near(sk)
-            cand = f"{len(i) / len(sk):.2f}"
-            verified = f"{int(r.verify(sk[i], sk[j]).sum()) / len(sk):.4f}"
-        else:
-            i, j = probe_candidates(keys, np.random.default_rng(seed).choice(len(sk), probe, replace=False))
-            cand = f"~{len(i) / probe / 2:.2f}"  # each pair is two rows' candidate
-            verified = f"~{int(r.verify(sk[i], sk[j]).sum()) / probe / 2:.4f}"
-        print(f"{n:>11,} {int(sizes_.sum()):>10,} {int(sizes_.max()):>14,} {(sizes_ ** 2).sum() / sizes_.sum():>11.2f} "
-              f"{in_buckets:>16,} {cand:>14} {verified:>12}", flush=True)
-
-
 def check(work: Path, n: int, seed: int, generator: str = "demo") -> None:
     """On ``n`` rows: the store fill_store writes equals the store of a real run_full, and signed()
     gives featurise()'s signature words."""
@@ -343,21 +232,6 @@ def check(work: Path, n: int, seed: int, generator: str = "demo") -> None:
     print(f"check on {n} rows: fill_store's store equals run_full's: {contents[0] == contents[1]} "
           f"({len(contents[0][1])} block entries, {len(contents[0][2])} rows in groups); signed() gives "
           f"featurise()'s signature words: {same_words}; skipped alike: {same_skipped}")
-
-
-def probe_candidates(keys: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(row, other) for each of ``rows`` and every other row sharing a non-zero key with it."""
-    found: list[set] = [set() for _ in rows]
-    for col in keys.T:
-        order = np.argsort(col, kind="stable")
-        ordered = col[order]
-        lo, hi = np.searchsorted(ordered, col[rows], "left"), np.searchsorted(ordered, col[rows], "right")
-        for x, (a, b) in enumerate(zip(lo.tolist(), hi.tolist())):
-            if col[rows[x]] != 0 and b - a > 1:
-                found[x].update(order[a:b].tolist())
-    i = np.array([r for x, r in enumerate(rows.tolist()) for o in found[x] if o != r], np.int64)
-    j = np.array([o for x, r in enumerate(rows.tolist()) for o in found[x] if o != r], np.int64)
-    return i, j
 
 
 def fresh_copy(store_file: str, name: str) -> str:
@@ -465,7 +339,8 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, shipped defaults (match: minhash), "
           f"SQLite store; generator {args.generator}, {args.new} new rows (sample seed {seed}); "
           f"best of {args.repeat}", flush=True)
-    key_stats(work, sample, seed, sizes, args.featurised, args.generator)
+    key_stats(stored_rows(work, sample, seed, max(sizes), args.featurised, min(max(sizes), 100_000), args.generator),
+              Recipe.of(config("sqlite://", "sqlite://"), TABLE), seed, sizes)
     del sample
     if not args.repeat:
         return

@@ -12,6 +12,7 @@ import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 # Characters confused by sound (same or near pinyin) or by shape, as typists and input methods
 # confuse them. Each pair goes both ways.
@@ -229,3 +230,21 @@ def run_cli(doc: str, table: str, generate, write, kinds: tuple[str, ...], lengt
     write(data, args.out, args)
     print(summary(data, kinds, length_of))
     print(f"generated in {seconds:.1f} s (CPU {cpu:.1f} s); digest {data.digest()[:16]}")
+
+
+class Clock:
+    """Filing times: every row later than the last one of its cluster."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.start = datetime(2024, 1, 1)
+
+    def first(self) -> datetime:
+        return self.start + timedelta(seconds=self.rng.randrange(300 * 86400))
+
+    def later(self, t: datetime) -> datetime:
+        return t + timedelta(seconds=self.rng.randrange(3600, 40 * 86400))
+
+
+def stamp(t: datetime) -> str:
+    return f"{t.year:04d}-{t.month:02d}-{t.day:02d} {t.hour:02d}:{t.minute:02d}:{t.second:02d}"

@@ -40,7 +40,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from bench.heldout.common import (  # noqa: E402
-    HeldOut, change_digit, digit_spots, finish, phone, punct_width, run_cli, typo)
+    Clock, HeldOut, change_digit, digit_spots, finish, phone, punct_width, run_cli, stamp, typo)
 from bench.heldout.common import write_all as common_write_all  # noqa: E402
 
 KINDS = ("long_refiled", "short_refiled", "collective", "neg_same_person", "neg_same_template",
@@ -280,24 +280,6 @@ def refile_short(rng: random.Random, doc: dict) -> dict:
 # The set
 
 
-class _Clock:
-    """Filing times: every row later than the last one of its cluster."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-        self.start = datetime(2024, 1, 1)
-
-    def first(self) -> datetime:
-        return self.start + timedelta(seconds=self.rng.randrange(300 * 86400))
-
-    def later(self, t: datetime) -> datetime:
-        return t + timedelta(seconds=self.rng.randrange(3600, 40 * 86400))
-
-
-def _stamp(t: datetime) -> str:
-    return f"{t.year:04d}-{t.month:02d}-{t.day:02d} {t.hour:02d}:{t.minute:02d}:{t.second:02d}"
-
-
 def _size(rng: random.Random, hi: int) -> int:
     """2..hi, small sizes most often."""
     return min(hi, 2 + int(rng.expovariate(0.9)))
@@ -315,7 +297,7 @@ def generated(rng: random.Random, n_rows: int) -> list[tuple[dict, str, str]]:
     the same for every ``n_rows`` >= N. A long complaint's row keeps the fields of its doc
     (``frame``, ``slots``, ``body``: ``refile_long`` can refile it); a short one's ``topic`` and
     ``said``."""
-    clock = _Clock(rng)
+    clock = Clock(rng)
     made: list[tuple[dict, str, str]] = []
     longs: list[dict] = []    # earlier long complaints (for hard negatives)
     shorts: list[dict] = []
@@ -325,7 +307,7 @@ def generated(rng: random.Random, n_rows: int) -> list[tuple[dict, str, str]]:
     cluster = 0
 
     def add(row: dict, kind: str, label: str, t: datetime) -> None:
-        made.append(({**row, "updated_at": _stamp(t)}, kind, label))
+        made.append(({**row, "updated_at": stamp(t)}, kind, label))
 
     def own() -> str:
         return f"r{len(made)}"
