@@ -46,6 +46,31 @@ def test_every_problem_reported_at_once_with_key_paths():
     assert "\n" not in msg
 
 
+def test_match_section_problems_are_reported_at_once_with_key_paths():
+    bad = {"source": {"url": "sqlite://"},
+           "match": {"method": "lsh", "threshold": 1.5, "identity_threshold": True, "short_chars": -1,
+                     "record_threshold": "high", "colour": 1},
+           "tables": {"t": {"key": "id", "fields": {"content": {"kind": "text", "match": "body"}}}}}
+    with pytest.raises(ConfigError) as e:
+        parse_config(bad)
+    msg = str(e.value)
+    for part in ("match.method: must be one of minhash, simhash", "match.threshold: must be a number from 0 to 1",
+                 "match.identity_threshold: must be a number from 0 to 1", "match.short_chars: must be at least 0",
+                 "match.record_threshold: must be a number from 0 to 1", "match.colour: unknown key",
+                 "tables.t.fields.content.match: must be one of content, identity, none"):
+        assert part in msg
+
+
+def test_match_section_values_and_field_roles():
+    cfg = parse_config({"source": {"url": "sqlite://"},
+                        "match": {"threshold": 0.8, "short_chars": 0, "record_threshold": 0.6},
+                        "tables": {"t": {"key": "id", "fields": {"name": "short", "body": "text",
+                                                                 "note": {"kind": "text", "match": "none"}}}}})
+    assert (cfg.match.method, cfg.match.threshold, cfg.match.short_chars, cfg.match.record_threshold) == \
+        ("minhash", 0.8, 0, 0.6)
+    assert [f.role for f in cfg.table("t").fields] == ["identity", "content", "none"]
+
+
 @pytest.mark.parametrize("data, fragment", [
     ({}, "source: required"),
     ({"source": {"url": "x"}}, "tables: required"),

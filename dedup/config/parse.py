@@ -16,6 +16,7 @@ import yaml
 
 from ..errors import ConfigError
 from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
+from .checks import integer as _integer, unknown_keys as _unknown
 from .match import parse_match
 from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_CELL_CHARS,
                     DEFAULT_MAX_DISTANCE,
@@ -323,14 +324,6 @@ def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSp
     return FieldSpec(name=col, kind=kind, weight=float(weight), n=n, match=role)
 
 
-def _unknown(raw: Any, allowed: set[str], path: str, problems: _Problems) -> None:
-    if isinstance(raw, dict):
-        for k in raw:
-            if k not in allowed:
-                where = f"{path}.{k}" if path else str(k)
-                problems.add(where, f"unknown key (allowed: {', '.join(sorted(allowed))})")
-
-
 def _mapping(raw: Any, key: str, problems: _Problems, required: bool) -> dict:
     if not isinstance(raw, dict) or key not in raw or raw[key] is None:
         if required:
@@ -352,17 +345,6 @@ def _string(raw: dict, key: str, path: str, problems: _Problems, required: bool)
     if not isinstance(value, str):
         problems.add(f"{path}.{key}", "must be a string")
         return None
-    return value
-
-
-def _integer(raw: dict, key: str, path: str, problems: _Problems, default: int, minimum: int) -> int:
-    value = raw.get(key, default) if isinstance(raw, dict) else default
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.add(f"{path}.{key}", "must be a whole number")
-        return default
-    if value < minimum:
-        problems.add(f"{path}.{key}", f"must be at least {minimum}")
-        return default
     return value
 
 

@@ -136,12 +136,13 @@ def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
         label = f"minhash recipe: {_describe(recipe.scheme)}; threshold={current_t}"
         measure = "estimated Jaccard similarity of the contents (candidate pairs: rows sharing a key)"
 
+        sig_i, sig_j = recipe.signatures(sk[i]), recipe.signatures(sk[j])  # once, for every threshold
+
         def score_of(a, b):
             return recipe.verifier.scores(recipe.signatures(a), recipe.signatures(b))
 
         def keep_at(t):
-            v = replace(recipe.verifier, threshold=t)
-            return v(recipe.signatures(sk[i]), recipe.signatures(sk[j])) if len(i) else np.zeros(0, bool)
+            return replace(recipe.verifier, threshold=t)(sig_i, sig_j) if len(i) else np.zeros(0, bool)
     else:
         knob, current_t = "simhash.min_field_similarity", config.min_field_similarity
         label = f"fields fingerprint, min_field_similarity={current_t}"
