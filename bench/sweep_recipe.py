@@ -1,7 +1,7 @@
 """The sweep behind the text recipe's `match` defaults, on TRAINING sets only.
 
     python bench/sweep_recipe.py [--sets petitions:5000:0,petitions:5000:1,petitions:20000:0,train:5000:2,train:20000:0]
-                                 [--minhash 0.5,0.6,0.65,0.7,0.75,0.8,0.9] [--grid full|defaults]
+                                 [--minhash 0.5,0.6,0.65,0.7,0.75,0.8,0.9] [--grid full|defaults|anchors]
 
 The shipped point (`match:` threshold 0.75, identity_threshold 0.45, short_chars 60,
 short_threshold 0.95, short_identity_threshold 0.20; bands of r = 4 values) came from this sweep:
@@ -72,12 +72,13 @@ class Point:
     identity_threshold: float = 0.45
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20
+    anchors: int | None = 64
 
     def keys_part(self) -> tuple:
-        return self.content, self.r, self.short_chars
+        return self.content, self.r, self.short_chars, self.anchors
 
     def label(self) -> str:
-        return (f"{'+'.join(self.content):<13} r{self.r} short<{self.short_chars:<3} "
+        return (f"{'+'.join(self.content):<13} r{self.r} short<{self.short_chars:<3} anchors {self.anchors} "
                 f"t {self.threshold:.2f}/id {self.identity_threshold:.2f} "
                 f"short {self.short_threshold:.2f}/id {self.short_identity_threshold:.2f}")
 
@@ -89,6 +90,8 @@ def grid(kind: str) -> list[Point]:
     """Every key setting at the shipped thresholds and with the threshold grids around them."""
     if kind == "defaults":
         return [SHIPPED]
+    if kind == "anchors":  # a bucket's rows compared with its first A rows (dedup.index.anchors)
+        return [replace(SHIPPED, anchors=a) for a in (4, 8, 16, 32, 64, 128, None)]
     keys = [SHIPPED, *(replace(SHIPPED, r=r) for r in (3, 5)),
             *(replace(SHIPPED, short_chars=c) for c in (40, 80)), replace(SHIPPED, content=("content",))]
     out = []
@@ -171,9 +174,9 @@ def evaluate(sets: list[TuningSet], points: list[Point]) -> dict[Point, list[dic
         by_keys: dict[tuple, list[Point]] = {}
         for pt in points:
             by_keys.setdefault(pt.keys_part(), []).append(pt)
-        for (content, r, short_chars), pts in by_keys.items():
-            sig = ts.sig(content)
-            i, j = BandScheme(len(IDENTITY), r=r, short_chars=short_chars).near(sig)
+        for (content, r, short_chars, anchors), pts in by_keys.items():
+            sig = ts.sig(content)  # rows in key order, as `dedup full` hands them to the search
+            i, j = BandScheme(len(IDENTITY), r=r, short_chars=short_chars, anchors=anchors).near(sig)
             a, b = sig[i], sig[j]
             for pt in pts:
                 keep = TextVerifier(len(IDENTITY), pt.threshold, pt.identity_threshold, pt.short_threshold,
@@ -225,7 +228,7 @@ def sweep_minhash(sets: list[TuningSet], thresholds: list[float]) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", default=DEFAULT_SETS, help="comma-separated KIND:ROWS:SEED (petitions or train)")
-    ap.add_argument("--grid", choices=("full", "defaults"), default="full")
+    ap.add_argument("--grid", choices=("full", "defaults", "anchors"), default="full")
     ap.add_argument("--minhash", default="0.5,0.6,0.65,0.7,0.75,0.8,0.9",
                     help="MinHash LSH thresholds to sweep on the same rows ('' for none)")
     a = ap.parse_args(argv)
@@ -242,12 +245,12 @@ def main(argv=None) -> int:
     results = evaluate(sets, points)
     print(f"\n## dedup's text recipe: {len(points)} points x {len(sets)} sets in {time.perf_counter() - t0:.1f} s")
     print("\n| content | r | short_chars | threshold | identity_threshold | short_threshold | "
-          "short_identity_threshold | mean P | mean R | mean F1 | min F1 | cand/row |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "short_identity_threshold | anchors | mean P | mean R | mean F1 | min F1 | cand/row |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for pt, rs in results.items():
         mark = " (shipped)" if pt == SHIPPED else ""
         print(f"| {'+'.join(pt.content)}{mark} | {pt.r} | {pt.short_chars} | {pt.threshold} | {pt.identity_threshold} "
-              f"| {pt.short_threshold} | {pt.short_identity_threshold} | {mean(rs, 'P'):.4f} | {mean(rs, 'R'):.4f} "
+              f"| {pt.short_threshold} | {pt.short_identity_threshold} | {pt.anchors} | {mean(rs, 'P'):.4f} | {mean(rs, 'R'):.4f} "
               f"| {mean(rs, 'F1'):.4f} | {min(r['F1'] for r in rs):.4f} | {mean(rs, 'cand_per_row'):.2f} |")
     best = max(results, key=lambda pt: (mean(results[pt], "F1"), pt == SHIPPED))
     gap = mean(results[best], "F1") - mean(results[SHIPPED], "F1")

@@ -19,7 +19,10 @@ def parse_match(raw: dict, problems) -> MatchConfig:
     record = raw.get("record_threshold")
     record = None if record is None else _fraction(raw, "record_threshold", problems, None)
     short_chars = integer(raw, "short_chars", "match", problems, default=d.short_chars, minimum=0)
-    return MatchConfig(method=method, short_chars=short_chars, record_threshold=record, **values)
+    anchors = raw.get("anchors", d.anchors) if isinstance(raw, dict) else d.anchors
+    if anchors is not None:
+        anchors = integer(raw, "anchors", "match", problems, default=d.anchors, minimum=1)
+    return MatchConfig(method=method, short_chars=short_chars, record_threshold=record, anchors=anchors, **values)
 
 
 def _fraction(raw: dict, key: str, problems, default):

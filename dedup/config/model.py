@@ -39,7 +39,7 @@ DEFAULT_STORE_URL = "sqlite:///dedup-store.db"
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
 KEYS = {
     "": {"source", "store", "match", "simhash", "tables", "text"},
-    "match": {"method", "threshold", "identity_threshold", "short_chars", "short_threshold",
+    "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
               "short_identity_threshold", "record_threshold"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
@@ -117,6 +117,7 @@ class MatchConfig:
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20
     record_threshold: float | None = None  # record tables' weighted field similarity; None: the scheme's default
+    anchors: int | None = 64  # text tables: a key's rows are compared with its first this many (None: all)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from itertools import combinations
 
 import numpy as np
 
+from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
 
 MAX_KEYS = 16
@@ -40,6 +41,7 @@ class BandScheme:
     perms: int = 64
     r: int = 4  # MinHash values a band
     short_chars: int = 60
+    anchors: int | None = 64  # a bucket's rows are compared with its first this many (dedup.index.anchors); None: all
 
     @property
     def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
@@ -75,19 +77,45 @@ class BandScheme:
             out.append(np.where(short, key, np.uint64(0))[:, None])
         return np.hstack(out)
 
-    def names_of(self, sig: np.ndarray) -> list[list[str]]:
-        keys = self.keys(sig)
-        labels = [f"b{i}:" for i in range(self.bands)] + [f"i{p}:" for p in range(len(self.pairs_of_identity))]
-        return [[f"{labels[c]}{k:016x}" for c, k in enumerate(row) if k] for row in keys.tolist()]
+    @property
+    def labels(self) -> list[str]:
+        """Each key column's prefix in a block name."""
+        return [f"b{i}:" for i in range(self.bands)] + [f"i{p}:" for p in range(len(self.pairs_of_identity))]
 
-    def near(self, sig: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Index pairs (i < j) of rows sharing a key."""
-        return key_pairs(self.keys(sig))
+    def names_of(self, sig: np.ndarray, anchored: np.ndarray | None = None) -> list[list[str]]:
+        """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not
+        their bucket's anchors get the ANCHORLESS name."""
+        keys, labels = self.keys(sig), self.labels
+        if anchored is None:
+            return [[f"{labels[c]}{k:016x}" for c, k in enumerate(row) if k] for row in keys.tolist()]
+        return [[f"{labels[c]}{k:016x}{'' if a else ANCHORLESS}" for c, (k, a) in enumerate(zip(row, marks)) if k]
+                for row, marks in zip(keys.tolist(), np.asarray(anchored).tolist())]
+
+    def offsets(self, keys: np.ndarray, taken: dict[str, int] | None) -> np.ndarray | None:
+        """(rows, m) anchors each row's keys already have in the store (``taken``: block name -> count)."""
+        if not taken or self.anchors is None:
+            return None
+        labels = self.labels
+        return np.array([[taken.get(f"{labels[c]}{k:016x}", 0) if k else 0 for c, k in enumerate(row)]
+                         for row in keys.tolist()], dtype=np.int64).reshape(keys.shape)
+
+    def anchored(self, sig: np.ndarray, taken: dict[str, int] | None = None) -> np.ndarray:
+        """(rows, m) bool: which of each row's keys it is an anchor of (rows in key order)."""
+        keys = self.keys(sig)
+        if self.anchors is None:
+            return np.ones(keys.shape, dtype=bool)
+        return anchor_mask(keys, self.anchors, self.offsets(keys, taken))
+
+    def near(self, sig: np.ndarray, taken: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Index pairs (i < j) of rows (in key order) sharing a key, one of them among its anchors."""
+        keys = self.keys(sig)
+        return key_pairs(keys, self.anchors, self.offsets(keys, taken))
 
     def describe(self) -> str:
         extra = f" + {len(self.pairs_of_identity)} identity keys for contents under {self.short_chars} characters" \
             if self.pairs_of_identity else ""
-        return f"{self.bands} MinHash bands of {self.r} values{extra}"
+        anchored = f"; a key's rows are compared with its first {self.anchors}" if self.anchors else ""
+        return f"{self.bands} MinHash bands of {self.r} values{extra}{anchored}"
 
 
 @dataclass(frozen=True)

@@ -83,11 +83,16 @@ def combine(a: np.ndarray, b: np.ndarray, salt: int) -> np.ndarray:
     return np.where((np.asarray(a) != 0) & (np.asarray(b) != 0), z, U64(0))
 
 
-def key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def key_pairs(keys: np.ndarray, anchors: int | None = None,
+              offsets: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs (i < j), sorted and each once, of the rows sharing a non-zero key in one column
     of ``keys`` (rows, m). A key counts in its column only, as in the store, whose block names
     carry the column (``b3:…``, ``r2:…``); the schemes salt each column's keys, so equal keys in
     two columns would be a 64-bit accident anyway.
+
+    With ``anchors`` A, a pair is kept only when its lower row is among the first A rows holding
+    the key (dedup.index.anchors), so a bucket of s rows makes at most A * s pairs, not s**2 / 2;
+    ``offsets`` (rows, m) says how many anchors a key already has elsewhere (in the store).
 
     Each key is remixed (splitmix64, a bijection: equal stays equal, and any keys spread evenly),
     and its remix keeps the row number in its low bits. The top bits of the remix and the column
@@ -106,7 +111,8 @@ def key_pairs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     bits = (rows - 1).bit_length()
     low = U64((1 << bits) - 1)
     spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
-    codes = [_bucket_pairs(words, keys[:, part >> spread], low, bits)
+    codes = [_bucket_pairs(words, keys[:, part >> spread], low, bits, anchors,
+                           None if offsets is None else offsets[:, part >> spread])
              for part, words in enumerate(_partitions(keys, low, spread))]
     code = np.concatenate(codes)
     if not len(code):
@@ -138,9 +144,11 @@ def _partitions(keys: np.ndarray, low: np.uint64, spread: int) -> list[np.ndarra
     return [np.concatenate(piece) for piece in pieces]
 
 
-def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int) -> np.ndarray:
+def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int, anchors: int | None = None,
+                  offsets: np.ndarray | None = None) -> np.ndarray:
     """Codes ``i * rows + j`` (i < j), each once, of the rows of ``words`` (one partition of one
-    column) whose keys in ``col`` (that column, all rows) are equal."""
+    column) whose keys in ``col`` (that column, all rows) are equal; with ``anchors``, only those
+    whose row i is among the first ``anchors`` of its bucket, after ``offsets`` (that column) earlier ones."""
     words.sort()
     high = words >> U64(bits)
     twin = np.flatnonzero(high[1:] == high[:-1])  # words p and p + 1 are in one bucket
@@ -150,8 +158,13 @@ def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int)
     start = twin[first_twin]
     size = np.diff(np.append(first_twin, len(twin))) + 1
     # member p of a bucket of s pairs with the s-1-p members after it
-    member = np.repeat(start, size) + _ranges(size)
-    partners = np.repeat(size, size) - 1 - _ranges(size)
+    place = _ranges(size)
+    member = np.repeat(start, size) + place
+    partners = np.repeat(size, size) - 1 - place
+    if anchors is not None:  # only the bucket's first rows (by row number) pair with the rest
+        if offsets is not None:
+            place = place + np.repeat(offsets[(words[start] & low).astype(np.int64)], size)
+        partners = np.where(place < anchors, partners, 0)
     first = np.repeat(member, partners)
     second = first + 1 + _ranges(partners)
     i = (words[first] & low).astype(np.int64)

@@ -11,26 +11,40 @@ from .keys import key_sort
 from .groups import Pair
 
 
+def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """The rows' distinct sketches in the key order of the first row holding each.
+
+    Returns (order, uniq, rep, of_row): the rows in key order, the distinct sketches, ``rep[u]``
+    the lowest-key row with sketch u, ``of_row[r]`` the index in ``uniq`` of row r. Key order
+    matters: a bucket's anchors (dedup.index.anchors) are its first rows in this order.
+    """
+    order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
+    uniq, first_pos, inverse = np.unique(sketches[order], axis=0, return_index=True, return_inverse=True)
+    by_key = np.argsort(first_pos, kind="stable")
+    rank = np.empty_like(by_key)
+    rank[by_key] = np.arange(len(by_key))
+    of_row = np.empty(len(keys), dtype=np.int64)
+    of_row[order] = rank[inverse.reshape(-1)]
+    return order, uniq[by_key], np.asarray(order)[first_pos[by_key]], of_row
+
+
 def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[Pair]:
     """Pairs between rows, from ``near(distinct sketches) -> (i, j, dist)``.
 
     ``sketches`` is (rows, words) uint64 with the fingerprint as word 0, or a plain fingerprint
     array. Rows with identical sketches are linked to the first (lowest-key) row holding that
-    sketch, not to each other, so m identical rows make m-1 pairs instead of m(m-1)/2. With
+    sketch, not to each other, so m identical rows make m-1 pairs instead of m(m-1)/2; ``near``
+    gets the distinct sketches in the key order of their first rows. With
     ``verify`` (dedup.verify: sketches a, b -> keep mask), a candidate pair is kept only where it says so.
     """
     if len(keys) == 0:
         return []
     sk = np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1)
-    order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
-    uniq, first_pos, inverse = np.unique(sk[order], axis=0, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    rep = np.asarray(order)[first_pos]  # row of the lowest key holding each distinct sketch
-    out: list[Pair] = []
-    for pos, u in enumerate(inverse):
-        row = order[pos]
-        if row != rep[u]:
-            out.append(Pair(keys[rep[u]], keys[row], 0))
+    order, uniq, rep, of_row = distinct_rows(keys, sk)
+    rows = np.asarray(order)
+    firsts = rep[of_row[rows]]
+    copies = np.flatnonzero(firsts != rows)  # in key order
+    out: list[Pair] = [Pair(keys[f], keys[r], 0) for f, r in zip(firsts[copies].tolist(), rows[copies].tolist())]
     i, j, dist = near(uniq)
     if verify is not None and len(i):
         keep = verify(uniq[i], uniq[j])

@@ -119,9 +119,10 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
     touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
 
-    new_old, stored_fp = _pairs_with_stored(store, recipe, new_keys, new_sketches, in_batch)
+    new_old, stored_fp, taken = _pairs_with_stored(store, recipe, new_keys, new_sketches, in_batch)
+    copies: set[str] = set()  # new rows identical to an earlier stored row: never a key's anchors
     if recipe.verifier is not None and new_old:
-        new_old = _verified(store, table, new_old, new_keys, new_sketches, stored_fp, recipe.verify)
+        new_old, copies = _verified(store, table, new_old, new_keys, new_sketches, stored_fp, recipe.verify)
     matched = sorted({old for _, old, _ in new_old}, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
@@ -129,7 +130,7 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     fp = store.fingerprints(table, sorted(set(old_group_of) | set(matched), key=key_sort))
     fp.update(zip(new_keys, (int(v) for v in new_fps)))
 
-    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + recipe.pairs(new_keys, new_sketches)
+    pairs: list[Pair] = [_ordered(a, b, d) for a, b, d in new_old] + recipe.pairs(new_keys, new_sketches, taken)
     for g in old_groups.values():
         if g.id in touched:  # a member left or changed: its remaining members' pairs are recomputed
             rest = [m for m in g.keys if m not in in_batch]
@@ -152,9 +153,9 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     changes = TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
         remove_blocks=recipe.block_entries(old_keys, _sketches_of(store, table, old_keys, stored_before,
-                                                                  new_sketches.shape[1])),
+                                                                  new_sketches.shape[1]), every_name=True),
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
-        add_blocks=recipe.block_entries(new_keys, new_sketches), skipped=list(rows.skipped),
+        add_blocks=recipe.block_entries(new_keys, new_sketches, taken, copies), skipped=list(rows.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
         version=version, watermark=rows.watermark)
     return changes, result
@@ -164,14 +165,18 @@ def _ordered(a: str, b: str, d: int) -> Pair:
     return Pair(a, b, d) if key_sort(a) < key_sort(b) else Pair(b, a, d)
 
 
-def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], sketches: np.ndarray,
-                       in_batch: set[str]) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
-    """(new key, stored key, distance) within reach, from the stored entries of the new rows' blocks,
-    and the fingerprints those entries hold for the stored keys."""
+def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], sketches: np.ndarray, in_batch: set[str]
+                       ) -> tuple[list[tuple[str, str, int]], dict[str, int], dict[str, int]]:
+    """(new key, stored key, distance) within reach, from the stored entries of the new rows' blocks
+    (a key's anchors only, when the recipe anchors its buckets: dedup.index.anchors), the
+    fingerprints those entries hold for the stored keys, and how many stored entries each block has."""
     fps = fingerprints_of(sketches, len(keys))
     names_of = recipe.block_names(sketches)
     entries = store.block_entries(recipe.table.name, sorted({n for ns in names_of for n in ns}))
+    taken: dict[str, int] = {}
     rows, other_fp, other_key = [], [], []
+    for name, members in entries.items():
+        taken[name] = sum(1 for _, okey in members if okey not in in_batch)
     for i, names in enumerate(names_of):
         for name in names:
             for ofp, okey in entries.get(name, ()):
@@ -180,12 +185,12 @@ def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], sketches: 
                     other_fp.append(ofp)
                     other_key.append(okey)
     if not rows:
-        return [], {}
+        return [], {}, taken
     rows_a = np.asarray(rows, dtype=np.int64)
     dist = np.bitwise_count(fps[rows_a] ^ np.asarray(other_fp, dtype=np.uint64))
     close = np.flatnonzero(dist <= recipe.reach).tolist()
     return (sorted({(keys[rows[j]], other_key[j], int(dist[j])) for j in close}),
-            {other_key[j]: int(other_fp[j]) for j in close})
+            {other_key[j]: int(other_fp[j]) for j in close}, taken)
 
 
 def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> np.ndarray:
@@ -207,8 +212,10 @@ def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], 
 
 
 def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new_keys: list[str],
-              new_sketches: np.ndarray, stored_fp: dict[str, int], verify) -> list[tuple[str, str, int]]:
-    """The (new, stored) candidate pairs that pass verification (dedup.verify) on their sketches."""
+              new_sketches: np.ndarray, stored_fp: dict[str, int], verify
+              ) -> tuple[list[tuple[str, str, int]], set[str]]:
+    """The (new, stored) candidate pairs that pass verification (dedup.verify) on their sketches,
+    and the new rows whose sketch equals that of a stored row with a lower key (copies)."""
     olds = sorted({old for _, old, _ in pairs}, key=key_sort)
     stored = _sketches_of(store, table, olds, stored_fp, new_sketches.shape[1])
     new_at = {k: i for i, k in enumerate(new_keys)}
@@ -216,7 +223,9 @@ def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new_k
     a = new_sketches[np.fromiter((new_at[n] for n, _, _ in pairs), dtype=np.int64, count=len(pairs))]
     b = stored[np.fromiter((old_at[o] for _, o, _ in pairs), dtype=np.int64, count=len(pairs))]
     keep = verify(a, b)
-    return [p for p, ok in zip(pairs, keep) if ok]
+    same = (a == b).all(axis=1)
+    copies = {n for (n, o, _), s in zip(pairs, same) if s and key_sort(o) < key_sort(n)}
+    return [p for p, ok in zip(pairs, keep) if ok], copies
 
 
 def _assign_ids(pairs: list[Pair], fp: dict[str, int], old_groups: dict[int, Group], old_group_of: dict[str, int],

@@ -22,7 +22,8 @@ from ..index.blocks import BITS, BlockLayout
 from ..index.candidates import near_pairs
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair, build_groups
-from ..index.pairs import row_pairs
+from ..index.anchors import ANCHORLESS
+from ..index.pairs import distinct_rows, row_pairs
 from ..index.verify import FieldVerifier, SketchVerifier
 from ..store.model import BlockEntries
 from ..text.features import Featurizer
@@ -136,12 +137,18 @@ class Recipe:
             return np.empty((0, self.width), np.uint64)
         return sk.reshape(len(sk), -1)
 
-    def near(self, sketches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Candidate index pairs (i < j) among these sketches, with their fingerprints' distance."""
+    @property
+    def anchored(self) -> bool:
+        """Whether a key's rows are compared only with its anchors (dedup.index.anchors)."""
+        return getattr(self.scheme, "anchors", None) is not None
+
+    def near(self, sketches: np.ndarray, taken: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate index pairs (i < j) among these sketches (rows in key order), with their
+        fingerprints' distance; ``taken``: the anchors each block already has in the store."""
         sk = self.matrix(sketches)
         if self.scheme is None:
             return near_pairs(np.ascontiguousarray(sk[:, 0]), self.layout)
-        i, j = self.scheme.near(self.signatures(sk))
+        i, j = self.scheme.near(self.signatures(sk), taken) if self.anchored else self.scheme.near(self.signatures(sk))
         return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
 
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -164,9 +171,10 @@ class Recipe:
             return row_pairs(keys, sketches, lambda sk: near_pairs(np.ascontiguousarray(sk[:, 0]), layout))
         return row_pairs(keys, sketches, self.near)
 
-    def pairs(self, keys: list[str], sketches: np.ndarray) -> list[Pair]:
-        """The duplicate pairs among these rows: candidates, verified."""
-        return row_pairs(keys, sketches, self.near, self.verify if self.verifier is not None else None)
+    def pairs(self, keys: list[str], sketches: np.ndarray, taken: dict[str, int] | None = None) -> list[Pair]:
+        """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``)."""
+        return row_pairs(keys, sketches, lambda sk: self.near(sk, taken),
+                         self.verify if self.verifier is not None else None)
 
     def groups(self, keys: list[str], sketches: np.ndarray) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key."""
@@ -179,10 +187,23 @@ class Recipe:
             return self.layout.names_of(sk[:, 0])
         return self.scheme.names_of(self.signatures(sk))
 
-    def block_entries(self, keys: list[str], sketches) -> BlockEntries:
-        """The block entries of these rows, for the store to add or remove."""
+    def block_entries(self, keys: list[str], sketches, taken: dict[str, int] | None = None,
+                      copies: set[str] = frozenset(), every_name: bool = False) -> BlockEntries:
+        """The block entries of these rows, for the store to add (a key's anchors under its block
+        name, after the ``taken`` ones a block already has, the other rows and the ``copies`` of
+        stored rows under the ANCHORLESS name), or with ``every_name`` to remove wherever they were filed."""
         sk = self.matrix(sketches)
-        return BlockEntries.of_rows(keys, sk[:, 0], self.block_names(sk))
+        if not self.anchored or not len(keys):
+            return BlockEntries.of_rows(keys, sk[:, 0], self.block_names(sk))
+        sig = self.signatures(sk)
+        if every_name:
+            names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.scheme.names_of(sig)]
+            return BlockEntries.of_rows(keys, sk[:, 0], names)
+        _, uniq, rep, of_row = distinct_rows(keys, sk)
+        first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
+        # a copy of an earlier row is never an anchor
+        anchored = self.scheme.anchored(self.signatures(uniq), taken)[of_row] & first[:, None]
+        return BlockEntries.of_rows(keys, sk[:, 0], self.scheme.names_of(sig, anchored))
 
 
 def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
@@ -200,11 +221,11 @@ def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
         content = tuple(f.name for f in tcfg.fields if f.role == "content")
         identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
         signature = TextSignature(content, identity)
-        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars)
+        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars)
         settings = {
-            "keys": {"bands": scheme.bands, "r": scheme.r, "short_chars": m.short_chars,
+            "keys": {"bands": scheme.bands, "r": scheme.r, "short_chars": m.short_chars, "anchors": m.anchors,
                      "identity_keys": [list(c) for c in scheme.pairs_of_identity]},
             "verify": {k: getattr(verifier, k) for k in ("threshold", "identity_threshold", "short_threshold",
                                                          "short_identity_threshold")}}

@@ -1,0 +1,146 @@
+"""Anchored buckets (dedup.index.anchors): a key's rows are compared with its first A rows only,
+full and incremental runs agree on it, and a hot key costs A pairs a row, not a pair per row."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from dedup.index.anchors import ANCHORLESS, anchor_mask
+from dedup.index.minhash import key_pairs
+from dedup.runs.full import run_full
+from dedup.runs.incremental import run_incremental
+from dedup.runs.recipe import Recipe
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
+from dedup.store import open_store
+from helpers import config_for
+from test_incremental import FIELDS, append, memberships
+
+
+def _anchored_pairs(keys, anchors, offsets=None):
+    """Reference: (i, j), i < j sharing a non-zero key in a column where i is among the first
+    ``anchors`` rows holding it, counting ``offsets`` earlier ones."""
+    out = set()
+    for c in range(keys.shape[1]):
+        holders: dict[int, list[int]] = {}
+        for r, k in enumerate(keys[:, c].tolist()):
+            if k:
+                holders.setdefault(k, []).append(r)
+        for rows in holders.values():
+            before = 0 if offsets is None else int(offsets[rows[0], c])
+            for p, a in enumerate(rows):
+                if p + before < anchors:
+                    out.update((a, b) for b in rows[p + 1:])
+    return out
+
+
+@pytest.mark.parametrize("seed, rows, m, values, anchors", [
+    (1, 400, 3, 3, 5),  # buckets of a third of the rows, five anchors each
+    (2, 300, 16, 40, 1),
+    (3, 200, 4, 2**64, 2),  # random keys: hardly a bucket, so all pairs
+    (4, 250, 2, 7, 400),  # more anchors than rows: every pair
+])
+def test_key_pairs_with_anchors_pairs_each_key_with_its_first_rows(seed, rows, m, values, anchors):
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(0, values, size=(rows, m), dtype=np.uint64)
+    offsets = rng.integers(0, anchors + 2, size=(rows, m))
+    offsets = offsets[np.argmax(keys[:, None, :] == keys[None, :, :], axis=0), np.arange(m)]  # one a key
+    for off in (None, offsets):
+        i, j = key_pairs(keys, anchors, off)
+        got = list(zip(i.tolist(), j.tolist()))
+        assert got == sorted(set(got))
+        assert set(got) == _anchored_pairs(keys, anchors, off)
+        mask = anchor_mask(keys, anchors, off)
+        lower = {a for a, _ in got}
+        assert lower <= {r for r in range(rows) if mask[r].any()}  # only anchors pair with later rows
+    assert set(zip(*map(np.ndarray.tolist, key_pairs(keys)))) == _anchored_pairs(keys, rows + 1)
+
+
+def test_anchor_mask_marks_the_first_rows_of_each_key_after_its_offset():
+    keys = np.array([[5, 0], [5, 7], [9, 7], [5, 7], [5, 7]], dtype=np.uint64)
+    assert anchor_mask(keys, 2).tolist() == [[True, False], [True, True], [True, True], [False, False],
+                                             [False, False]]
+    offsets = np.array([[1, 0], [1, 2], [0, 2], [1, 2], [1, 2]])
+    assert anchor_mask(keys, 2, offsets).tolist() == [[True, False], [False, False], [True, False],
+                                                      [False, False], [False, False]]
+
+
+BOILERPLATE = "关于小区物业长期不作为、乱收费以及公共设施损坏无人维修等问题的反映，恳请有关部门调查处理"
+
+
+def _make_hot(rows: list[dict], seed: int) -> None:
+    """Give these rows one long shared sentence, each with a few random characters of its own:
+    most of their band keys are one hot key."""
+    rng = random.Random(seed)
+    letters = "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥"
+    for r in rows:
+        r["title"], r["content"] = "物业问题", BOILERPLATE + "".join(rng.choice(letters) for _ in range(6))
+
+
+def test_a_hot_key_costs_anchors_pairs_a_row_and_mass_copies_stay_one_group(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    rows = generate_petitions(600, seed=3).rows
+    _make_hot(rows, seed=3)
+    for r in rows[:150]:  # a mass petition: 150 copies of one text, each from another person
+        r["content"] = BOILERPLATE + "甲乙丙丁戊己"
+    write_sample_db(src, SampleTable(rows, {}))
+    cfg = config_for(src, f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS, watermark="updated_at")
+    recipe = Recipe.of(cfg)
+    assert recipe.scheme.anchors == 64  # the shipped default
+    fz = recipe.featurizer
+    sketches = recipe.sketch(fz.hashed([fz.described(r) for r in rows], rows))
+    i, j, _ = recipe.near(sketches)
+    keys = recipe.scheme.keys(recipe.signatures(sketches))
+    biggest = max(np.unique(col, return_counts=True)[1].max() for col in keys.T)
+    assert biggest > 3 * 64  # a hot key indeed
+    assert len(i) <= 64 * len(rows) * keys.shape[1]  # not biggest**2 / 2
+    result = run_full(cfg)
+    mass = {str(r["id"]) for r in rows[:150]}
+    assert any(mass <= set(g.keys) for g in result.groups)
+
+
+@pytest.mark.parametrize("store", ["sqlite", "mongomock"])
+def test_full_then_incremental_equal_one_full_run_when_buckets_outgrow_their_anchors(store, tmp_path, monkeypatch):
+    """Three anchors a key, so the generator's duplicate clusters and the hot rows overflow them:
+    the groups and the stored block entries are those of one full run."""
+    if store == "mongomock":
+        import mongomock
+        from mongo_fixtures import MOCK_URL
+
+        client = mongomock.MongoClient()
+        monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+        url = MOCK_URL
+    else:
+        url = f"sqlite:///{tmp_path / 'store.db'}"
+    sample = generate_petitions(300, seed=31, duplicate_share=0.4)
+    rows = sample.rows
+    _make_hot(rows[::5], seed=5)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows[:120], sample.truth))
+    match = {"anchors": 3}
+    cfg = config_for(src, url, fields=FIELDS, watermark="updated_at", batch_size=97, match=match)
+    run_full(cfg)
+    append(src, rows[120:200])
+    run_incremental(cfg)
+    append(src, rows[200:])
+    run_incremental(cfg)
+
+    ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", fields=FIELDS, watermark="updated_at", match=match)
+    full = run_full(ref)
+    assert memberships(cfg) == memberships(ref)
+    recipe = Recipe.of(ref)
+    filed = recipe.block_entries(full.keys, full.sketches)
+    per_name = {}
+    for n in filed.names:
+        per_name[n] = per_name.get(n, 0) + 1
+    overflowing = [n for n in per_name if not n.endswith(ANCHORLESS) and per_name[n] == 3
+                   and per_name.get(n + ANCHORLESS, 0) > 3]
+    assert len(overflowing) >= 10  # many buckets did outgrow their anchors
+    plain = sorted({n.removesuffix(ANCHORLESS) for n in filed.names})
+    both = plain + [n + ANCHORLESS for n in plain]
+    stored = open_store(url).block_entries("petitions", both)
+    entries = {(name, key) for name, es in stored.items() for _, key in es}
+    assert entries == set(zip(filed.names, filed.keys))
+    assert max(len(stored[n]) for n in plain if n in stored) <= 3  # an incremental run reads 3 a key
