@@ -52,3 +52,27 @@ def test_identical_and_near_rows_form_one_group():
 def test_no_pairs_no_groups():
     assert build_groups([], np.empty(0, np.uint64), []) == []
     assert row_pairs([], np.empty(0, np.uint64), lambda u: (u, u, u)) == []
+
+
+def test_a_group_keeps_a_spanning_tree_of_its_closest_pairs():
+    """Every pair of a 40-row clique is verified, but the group keeps 39: each row's closest link."""
+    rng = np.random.default_rng(4)
+    keys = [str(k) for k in range(40)]
+    fps = rng.integers(0, 2**63, size=40, dtype=np.uint64)
+    dist = {(a, b): int(rng.integers(0, 30)) for a in range(40) for b in range(a + 1, 40)}
+    pairs = [Pair(str(a), str(b), d) for (a, b), d in dist.items()]
+    pairs.append(Pair("50", "51", 3))
+    g, other = build_groups(keys + ["50", "51"], np.append(fps, [1, 2]).astype(np.uint64), pairs)
+    assert len(g.pairs) == g.size - 1 == 39 and [(p.a, p.b) for p in other.pairs] == [("50", "51")]
+    uf = UnionFind()
+    for p in g.pairs:
+        uf.union(p.a, p.b)
+    assert sorted(map(sorted, uf.components())) == [sorted(keys)]  # the tree spans the group
+    # minimum total distance (Kruskal's), which no other spanning tree beats
+    edges = sorted(dist.items(), key=lambda e: e[1])
+    best, uf = 0, UnionFind()
+    for (a, b), d in edges:
+        if uf.find(a) != uf.find(b):
+            uf.union(a, b)
+            best += d
+    assert sum(p.distance for p in g.pairs) == best

@@ -10,6 +10,8 @@ import numpy as np
 from .keys import key_sort
 from .groups import Pair
 
+VERIFY_CHUNK = 1 << 18  # candidate pairs verified together (their two sketches: about 150 MB at 37 words)
+
 
 def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
     """The rows' distinct sketches in the key order of the first row holding each.
@@ -46,8 +48,9 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[
     copies = np.flatnonzero(firsts != rows)  # in key order
     out: list[Pair] = [Pair(keys[f], keys[r], 0) for f, r in zip(firsts[copies].tolist(), rows[copies].tolist())]
     i, j, dist = near(uniq)
-    if verify is not None and len(i):
-        keep = verify(uniq[i], uniq[j])
+    if verify is not None and len(i):  # in chunks: the gathered sketches of all candidates at once can be GBs
+        keep = np.concatenate([verify(uniq[i[lo:lo + VERIFY_CHUNK]], uniq[j[lo:lo + VERIFY_CHUNK]])
+                               for lo in range(0, len(i), VERIFY_CHUNK)])
         i, j, dist = i[keep], j[keep], dist[keep]
     for a, b, d in zip(rep[i], rep[j], dist):
         ka, kb = keys[a], keys[b]
