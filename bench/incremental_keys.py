@@ -17,7 +17,8 @@ def key_stats(stored: dict, recipe, seed: int, sizes: list[int], max_pairs: int 
               probe: int = 5_000) -> None:
     """The stored rows' block keys at each size (the shipped recipe's, on the cached sketches): the
     buckets (rows holding one key), and the candidate pairs a full run's ``key_pairs`` finds and how
-    many of them its verifier keeps, per stored row (pairs / rows, as the README's demo figures). When the buckets hold more than ``max_pairs``
+    many of them its verifier keeps, per stored row (pairs / rows, as the README's demo figures;
+    only pairs with one of a bucket's anchors, as ``near`` makes them). When ``near`` would make more than ``max_pairs``
     pairs (``key_pairs`` on 71 million of them, the news table at 1M, went past this machine's 23 GB)
     these two are estimated (``~``) from ``probe`` random rows: the other rows sharing a key with each
     (``probe_candidates``), verified."""
@@ -29,8 +30,10 @@ def key_stats(stored: dict, recipe, seed: int, sizes: list[int], max_pairs: int 
         keys = r.scheme.keys(r.signatures(sk))
         sizes_ = bucket_sizes(keys).astype(np.int64)
         in_buckets = int((sizes_ * (sizes_ - 1) // 2).sum())
+        a = np.minimum(sizes_, getattr(r.scheme, "anchors", None) or sizes_)  # each bucket's anchors
+        searched = int((a * (sizes_ - 1) - a * (a - 1) // 2).sum())  # pairs with an anchor: what near makes
         cand = verified = "-"
-        if in_buckets <= max_pairs:
+        if searched <= max_pairs:
             i, j, _ = r.near(sk)
             cand = f"{len(i) / len(sk):.2f}"
             verified = f"{int(r.verify(sk[i], sk[j]).sum()) / len(sk):.4f}"

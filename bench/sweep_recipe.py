@@ -72,7 +72,7 @@ class Point:
     identity_threshold: float = 0.45
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20
-    anchors: int | None = 64
+    anchors: int | None = 16
 
     def keys_part(self) -> tuple:
         return self.content, self.r, self.short_chars, self.anchors

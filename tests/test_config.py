@@ -49,7 +49,7 @@ def test_every_problem_reported_at_once_with_key_paths():
 def test_match_section_problems_are_reported_at_once_with_key_paths():
     bad = {"source": {"url": "sqlite://"},
            "match": {"method": "lsh", "threshold": 1.5, "identity_threshold": True, "short_chars": -1,
-                     "record_threshold": "high", "colour": 1},
+                     "record_threshold": "high", "anchors": 0, "colour": 1},
            "tables": {"t": {"key": "id", "fields": {"content": {"kind": "text", "match": "body"}}}}}
     with pytest.raises(ConfigError) as e:
         parse_config(bad)
@@ -57,6 +57,7 @@ def test_match_section_problems_are_reported_at_once_with_key_paths():
     for part in ("match.method: must be one of minhash, simhash", "match.threshold: must be a number from 0 to 1",
                  "match.identity_threshold: must be a number from 0 to 1", "match.short_chars: must be at least 0",
                  "match.record_threshold: must be a number from 0 to 1", "match.colour: unknown key",
+                 "match.anchors: must be at least 1",
                  "tables.t.fields.content.match: must be one of content, identity, none"):
         assert part in msg
 
@@ -69,6 +70,10 @@ def test_match_section_values_and_field_roles():
     assert (cfg.match.method, cfg.match.threshold, cfg.match.short_chars, cfg.match.record_threshold) == \
         ("minhash", 0.8, 0, 0.6)
     assert [f.role for f in cfg.table("t").fields] == ["identity", "content", "none"]
+    assert cfg.match.anchors == 16  # the default
+    for given, read in ((None, None), (5, 5)):
+        assert parse_config({"source": {"url": "sqlite://"}, "match": {"anchors": given},
+                             "tables": {"t": {"key": "id", "fields": {"body": "text"}}}}).match.anchors == read
 
 
 @pytest.mark.parametrize("data, fragment", [

@@ -117,7 +117,7 @@ class MatchConfig:
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20
     record_threshold: float | None = None  # record tables' weighted field similarity; None: the scheme's default
-    anchors: int | None = 64  # text tables: a key's rows are compared with its first this many (None: all)
+    anchors: int | None = 16  # text tables: a key's rows are compared with its first this many (None: all)
 
 
 @dataclass(frozen=True)

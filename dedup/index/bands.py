@@ -41,7 +41,7 @@ class BandScheme:
     perms: int = 64
     r: int = 4  # MinHash values a band
     short_chars: int = 60
-    anchors: int | None = 64  # a bucket's rows are compared with its first this many (dedup.index.anchors); None: all
+    anchors: int | None = 16  # a bucket's rows are compared with its first this many (dedup.index.anchors); None: all
 
     @property
     def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
