@@ -51,7 +51,9 @@ def _after(order: list, position: tuple | None):
         return order[0] > position[0]
     (c1, c2), (v1, v2) = order, position
     c1 = _as_stored(c1, v1)
-    return sa.or_(c1 > v1, sa.and_(c1 == v1, c2 > v2))
+    # c1 >= v1 is implied, but stated it bounds the index range: without it SQLite read a 1M-row
+    # table's index from far before the position (0.12 s against 0.003 s a batch)
+    return sa.and_(c1 >= v1, sa.or_(c1 > v1, sa.and_(c1 == v1, c2 > v2)))
 
 
 def _as_stored(column, value):
