@@ -52,9 +52,10 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[
         keep = np.concatenate([verify(uniq[i[lo:lo + VERIFY_CHUNK]], uniq[j[lo:lo + VERIFY_CHUNK]])
                                for lo in range(0, len(i), VERIFY_CHUNK)])
         i, j, dist = i[keep], j[keep], dist[keep]
-    for a, b, d in zip(rep[i], rep[j], dist):
-        ka, kb = keys[a], keys[b]
-        if key_sort(kb) < key_sort(ka):
-            ka, kb = kb, ka
-        out.append(Pair(ka, kb, int(d)))
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[rows] = np.arange(len(keys))  # each row's place in key order
+    a, b = rep[i], rep[j]
+    swap = rank[b] < rank[a]  # each pair lower key first
+    a, b = np.where(swap, b, a), np.where(swap, a, b)
+    out += [Pair(keys[x], keys[y], d) for x, y, d in zip(a.tolist(), b.tolist(), np.asarray(dist).tolist())]
     return out

@@ -8,6 +8,7 @@ failure or a kill leaves the previous state in place.
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import json
 from collections.abc import Sequence
 
@@ -279,9 +280,20 @@ def _add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.nd
 
 
 def _add_blocks(conn, table: str, entries: BlockEntries) -> None:
-    _insert(conn, S.blocks, (
-        {"table_name": table, "block_name": name, "textname": key, "hashcode": fp}
-        for name, key, fp in zip(entries.names, entries.keys, entries.fingerprints.view(np.int64).tolist())))
+    """Block entries through the driver's own executemany, as plain tuples: SQLAlchemy's per-row
+    parameter handling cost 15 of the 39 s that 2.9 million entries took (200k rows)."""
+    rows = iter(sorted(zip(itertools.repeat(table), entries.names, entries.keys,
+                           entries.fingerprints.view(np.int64).tolist())))  # in index order: appends, not random inserts
+    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
+    if mark is None:  # a driver with named parameters: the general path
+        _insert(conn, S.blocks, ({"table_name": t, "block_name": n, "textname": k, "hashcode": h}
+                                 for t, n, k, h in rows))
+        return
+    q = conn.dialect.identifier_preparer
+    cols = ", ".join(q.quote(c) for c in ("table_name", "block_name", "textname", "hashcode"))
+    sql = f"INSERT INTO {q.format_table(S.blocks)} ({cols}) VALUES ({', '.join([mark] * 4)})"
+    for chunk in iter(lambda: list(itertools.islice(rows, _CHUNK)), []):
+        conn.exec_driver_sql(sql, chunk)
 
 
 def _remove_blocks(conn, table: str, entries: BlockEntries) -> None:

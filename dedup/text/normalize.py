@@ -16,8 +16,12 @@ _WS = re.compile(r"\s+")
 
 
 def _fold(value: str) -> str:
-    """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise twice."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
+    """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise
+    twice; the second time only when folding changed something (else it would return its input:
+    the same result, and most Chinese text has nothing to fold)."""
+    normal = unicodedata.normalize("NFKC", value)
+    folded = normal.casefold()
+    return normal if folded == normal else unicodedata.normalize("NFKC", folded)
 
 
 def normalize_text(value: str) -> str:
