@@ -10,7 +10,7 @@ import time
 import click
 
 from .db.masking import mask_secrets
-from .report.render import visible
+from .report.render import rows_per_second, visible
 
 
 def one_line(message: str) -> str:
@@ -60,7 +60,7 @@ def full_summary_line(s: dict) -> str:
     extra += f", {s['null_keys']} rows with a NULL key" if s.get("null_keys") else ""
     extra += f", {s['truncated']} cells truncated" if s.get("truncated") else ""
     return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
-            f"{extra}, {s['seconds']:.1f} s")
+            f"{extra}, {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}")
 
 
 def incremental_summary_line(s: dict) -> str:
@@ -76,4 +76,4 @@ def incremental_summary_line(s: dict) -> str:
         parts.append(f"{s['truncated']} cells truncated")
     if s.get("null_watermark"):
         parts.append(f"{s['null_watermark']} rows with a NULL watermark not read")
-    return f"{s['table']}: " + ", ".join(parts) + f", {s['seconds']:.1f} s"
+    return f"{s['table']}: " + ", ".join(parts) + f", {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}"

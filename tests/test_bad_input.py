@@ -283,11 +283,11 @@ def test_summary_lines_name_what_was_set_aside():
     full = {"table": "t", "rows": 9, "groups": 1, "rows_in_groups": 2, "skipped_no_features": 0, "unreadable": 1,
             "duplicate_keys": 1, "null_keys": 2, "truncated": 1, "seconds": 1.0}
     assert full_summary_line(full) == ("t: 9 rows, 1 groups, 2 rows in groups, 1 skipped (1 unreadable), "
-                                       "1 duplicate keys, 2 rows with a NULL key, 1 cells truncated, 1.0 s")
+                                       "1 duplicate keys, 2 rows with a NULL key, 1 cells truncated, 1.0 s (9 rows/s)")
     inc = {"table": "t", "rows": 3, "changed": 0, "new_groups": 0, "rows_joining_groups": 0, "merged_groups": 0,
            "dissolved_groups": 0, "skipped": 0, "unreadable": 0, "truncated": 0, "null_watermark": 4, "seconds": 0.5}
     assert incremental_summary_line(inc) == ("t: 3 new rows, 0 new groups, 0 rows joined groups, "
-                                             "4 rows with a NULL watermark not read, 0.5 s")
+                                             "4 rows with a NULL watermark not read, 0.5 s (6 rows/s)")
 
 
 def test_a_key_that_is_not_utf8_skips_its_row(tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..report.render import _width, visible
+from ..report.render import _width, rows_per_second, visible
 from .chart import SCORES, TEXT_PAIRS_SHOWN, _fmt, _fmt_value, _same, _score
 
 
@@ -24,8 +24,10 @@ def _columns(header: list[str], rows: list[list[str]], left: tuple[int, ...] = (
 def render_eval_text(result: dict) -> str:
     """A compact terminal summary: current metrics, one table per sweep, the first false and missed pairs."""
     cur = result.get("current") or {}
+    took = result.get("seconds")
+    took = f", {took:.1f} s{rows_per_second(result.get('rows') or 0, took)}" if isinstance(took, (int, float)) else ""
     lines = [f"{_text(result.get('table'))}: {_fmt(result.get('rows'))} rows, "
-             f"{_fmt(result.get('truth_clusters'))} truth clusters",
+             f"{_fmt(result.get('truth_clusters'))} truth clusters{took}",
              f"current ({_text(cur.get('label'))}): precision {_score(cur.get('precision'))}  "
              f"recall {_score(cur.get('recall'))}  f1 {_score(cur.get('f1'))}  groups {_fmt(cur.get('groups'))}",
              f"  pairs: {_fmt(cur.get('predicted_pairs'))} predicted, {_fmt(cur.get('true_pairs'))} true, "

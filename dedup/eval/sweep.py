@@ -11,6 +11,8 @@ groups them again, so a sweep of ten points costs little more than one run.
 
 from __future__ import annotations
 
+import time
+
 from dataclasses import replace
 
 import numpy as np
@@ -44,6 +46,7 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
     if truth_column:
         tcfg = replace(tcfg, display=tuple(dict.fromkeys([*tcfg.display, truth_column])))
     recipe = Recipe.of(config, tcfg)
+    started = time.perf_counter()
     with Source(config.source_url, tcfg, config.batch_size) as source:
         if on_total is not None:
             on_total(source.count())
@@ -63,6 +66,7 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
             for side in ("a", "b"):
                 vals = rows.get(p[side], {})
                 p[f"{side}_text"] = " | ".join(t for c in cols if (t := value_to_text(vals.get(c))))
+    out["seconds"] = round(time.perf_counter() - started, 3)
     return out
 
 

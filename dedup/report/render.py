@@ -154,3 +154,8 @@ def to_html(report: dict, display: tuple[str, ...] = ()) -> str:
         parts.append("</table>")
     parts.append("</body></html>\n")
     return "\n".join(parts)
+
+
+def rows_per_second(rows: int, seconds: float) -> str:
+    """' (N rows/s)' for a run that read rows, so a slow night shows in its summary line."""
+    return f" ({rows / seconds:,.0f} rows/s)" if rows and seconds > 0 else ""
