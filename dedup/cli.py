@@ -121,11 +121,14 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
     from .report import build_report, render
     from .store import open_store
 
+    from .runs.explain import Scorer
+
     tcfg = config.table(table)
     store = open_store(config.store_url, read_only=True)
     try:
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run)
+            data = build_report(store, config, tcfg, source, since_last_run=since_last_run,
+                                scorer=Scorer.of(config, tcfg, store))
     finally:
         store.close()
     return render(data, fmt, tcfg.display), len(data["groups"])
@@ -241,11 +244,14 @@ def _numbers(kind, text: str) -> list:
 @click.option("--similarities", default=",".join(map(str, DEFAULT_SIMILARITIES)), show_default=True,
               help="Thresholds to sweep: match.threshold (record tables: match.record_threshold); under "
                    "match.method simhash, min_similarity (a fields fingerprint: min_field_similarity).")
+@click.option("--decisions", "use_decisions", is_flag=True,
+              help="No truth: use the decisions in the store (`dedup review --calibrate`) as partial truth and "
+                   "suggest a threshold with its estimated precision and recall (text or json).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_obj
 @handle_errors
 def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column: str | None, fmt: str,
-          output: str | None, distances: str, similarities: str, quiet: bool) -> None:
+          output: str | None, distances: str, similarities: str, use_decisions: bool, quiet: bool) -> None:
     """Measure duplicate detection against labelled truth: pairwise precision, recall and F1.
 
     Reads and fingerprints the table as `full` would (nothing is written to the store), then
@@ -260,8 +266,11 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
     from .eval.summary import render_eval_text
     from .eval.sweep import run_eval
 
+    if use_decisions:
+        check_output(output)
+        return eval_decisions(obj.config(), table, fmt, output)
     if bool(truth_file) == bool(truth_column):
-        raise ConfigError("give either --truth FILE.csv or --truth-column COLUMN")
+        raise ConfigError("give either --truth FILE.csv or --truth-column COLUMN (or --decisions)")
     check_output(output)
     config = obj.config()
     name = config.table(table).name
@@ -280,6 +289,29 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
         text = render_eval_html(result) if fmt == "html" else render_eval_text(result)
     c = result["current"]
     emit(text, output, f"precision {c['precision']:.4f}, recall {c['recall']:.4f}, F1 {c['f1']:.4f}; wrote {output}")
+
+
+def eval_decisions(config: Config, table: str | None, fmt: str, output: str | None) -> None:
+    """`dedup eval --decisions`: a threshold suggested from the stored decisions (dedup.eval.partial)."""
+    import json
+
+    from .errors import ConfigError
+    from .eval.partial import decision_quality, render_decision_quality
+    from .runs.explain import Scorer
+    from .store import open_store
+
+    tcfg = config.table(table)
+    store = open_store(config.store_url, read_only=True)
+    try:
+        scorer = Scorer.of(config, tcfg, store)
+        if scorer is None:
+            raise ConfigError(f"nothing stored for {tcfg.name!r} under these settings: run `dedup full` first")
+        result = decision_quality(scorer, store.decisions(tcfg.name))
+    finally:
+        store.close()
+    text = json.dumps(result, ensure_ascii=False, indent=2) + "\n" if fmt == "json" else render_decision_quality(result)
+    s = result.get("suggested")
+    emit(text, output, f"suggested {result['knob']} {s['threshold']}; wrote {output}" if s else f"wrote {output}")
 
 
 @main.command()
@@ -320,6 +352,9 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
     click.echo(report_text(config, table, fmt)[0], nl=False)
     click.echo(full_summary_line(result.summary()), err=True)
     click.echo(f"config: {config_path}  (try: dedup -c {config_path} report --format json)", err=True)
+
+
+from . import cli_review  # noqa: E402,F401  (registers explain, decide, review, decisions)
 
 
 def entry() -> None:

@@ -33,7 +33,7 @@ ALLOWED = {
     "report": {"config", "db", "index", "store", "text"},
     "demo": set(),
 }
-STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys"}
+STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys", "dedup.index.decisions"}
 
 
 def _module_name(path: Path) -> str:

@@ -135,6 +135,14 @@ class TextVerifier:
         j = (va == vb).mean(axis=1) if va.shape[1] else np.zeros(len(a))
         return np.where((a[:, 0] > 0) & (b[:, 0] > 0), j, 0.0)
 
+    def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(pairs, 1 + identity): the contents' estimated Jaccard, then 1/0 for each identity column
+        equal or not (NaN where either row lacks it)."""
+        a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+        ia, ib = a[:, 1:1 + self.identity], b[:, 1:1 + self.identity]
+        same = np.where((ia != 0) & (ib != 0), (ia == ib).astype(float), np.nan)
+        return np.hstack([self.scores(a, b)[:, None], same])
+
     def same_person(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         ia, ib = a[:, 1:1 + self.identity], b[:, 1:1 + self.identity]
         return ((ia == ib) & (ia != 0)).any(axis=1)

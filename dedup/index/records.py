@@ -298,11 +298,7 @@ class RecordScheme:
         told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
         for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
-            s = (ha[:, f] == hb[:, f]).astype(float)
-            if similar[f]:
-                j = (self._values(a, f) == self._values(b, f)).mean(axis=1)
-                s = np.maximum(s, 2 * j / (1 + j))
-            s = np.where(both, s, 0.0)
+            s = np.where(both, self._similarity(a, b, ha, hb, f, similar[f]), 0.0)
             w = np.full(len(a), weights[f])
             if red is not None:
                 cut = np.zeros(len(a))
@@ -315,6 +311,24 @@ class RecordScheme:
             den += w * both
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, num / den, np.nan)
+
+    def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
+        """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
+        s = (ha[:, f] == hb[:, f]).astype(float)
+        if similar:
+            j = (self._values(a, f) == self._values(b, f)).mean(axis=1)
+            s = np.maximum(s, 2 * j / (1 + j))
+        return s
+
+    def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(pairs, fields): each field's score as ``scores`` counts it, NaN where either row lacks the field."""
+        a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
+        ha, hb, similar = self.hashes(a), self.hashes(b), self.similar()
+        out = np.full((len(a), self.fields), np.nan)
+        for f in range(self.fields):
+            both = (ha[:, f] != 0) & (hb[:, f] != 0)
+            out[:, f] = np.where(both, self._similarity(a, b, ha, hb, f, similar[f]), np.nan)
+        return out
 
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Which aligned pairs are the same record: score >= threshold."""

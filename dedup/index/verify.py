@@ -52,16 +52,22 @@ class FieldVerifier:
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """The weighted mean similarity over the fields present in both rows (0 when there are none)."""
+        sims = self.field_scores(a, b)
+        both = ~np.isnan(sims)
+        w = np.where(both, np.asarray(self.weights, dtype=float), 0.0)
+        total, weight = (w * np.nan_to_num(sims)).sum(axis=1), w.sum(axis=1)
+        return np.divide(total, weight, out=np.zeros(len(sims)), where=weight > 0)
+
+    def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(pairs, fields): each field's similarity from its own bits, NaN where either row lacks it."""
         a = np.asarray(a, dtype=np.uint64).reshape(len(a), -1)
         b = np.asarray(b, dtype=np.uint64).reshape(len(b), -1)
         words = a.shape[1]
-        total = np.zeros(len(a))
-        weight = np.zeros(len(a))
-        for mask, w in zip(self.block_masks, self.weights):
+        out = np.full((len(a), len(self.block_masks)), np.nan)
+        for f, mask in enumerate(self.block_masks):
             m = np.uint64(mask)
             am, bm = a & m, b & m
             both = (am != 0).any(axis=1) & (bm != 0).any(axis=1)
             sim = similarity(np.bitwise_count(am ^ bm).sum(axis=1), int(mask).bit_count() * words)
-            total += np.where(both, w * sim, 0.0)
-            weight += np.where(both, w, 0.0)
-        return np.divide(total, weight, out=np.zeros(len(a)), where=weight > 0)
+            out[:, f] = np.where(both, sim, np.nan)
+        return out

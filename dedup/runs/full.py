@@ -83,7 +83,8 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
                         "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
         fps = fingerprints_of(sketches, len(rows.keys))
-        groups = recipe.groups(rows.keys, sketches)
+        decisions = store.decisions(recipe.table.name)
+        groups = recipe.groups(rows.keys, sketches, decisions)
         for g in groups:
             g.created_run = g.updated_run = run.id
         store.replace_table(TableSnapshot(
@@ -93,6 +94,8 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             blocks=recipe.block_entries(rows.keys, sketches)))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                             rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
+        if decisions:
+            store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
         store.finish_run(run.id, "ok", result.summary())
     return result
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..config.model import Config
 from ..errors import ConfigError
+from ..index.decisions import Decision, apply_decisions, decided_keys
 from ..index.groups import Group, Pair, linked_groups
 from ..index.keys import key_sort
 from ..store import Store, TableChanges
@@ -75,30 +76,40 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
     started = time.perf_counter()
     with table_run(config, recipe.table, "incremental") as (source, store, run):
         state = store.state(name)
-        version = recipe.version()
-        stored_version = {k: v for k, v in state.version.items() if k != LEARNED} if state is not None else None
-        if state is not None and stored_version != version:
-            raise ConfigError(
-                f"the fingerprints stored for {name!r} were made with other settings "
-                f"({_differences(stored_version, version)}); run `dedup full --table {name}` to rebuild them")
-        if state is not None and LEARNED in state.version:
-            version[LEARNED] = state.version[LEARNED]
-            recipe = recipe.using(state.version[LEARNED].get("fields"))
-        if recipe.learns and recipe.learned is None:
-            raise ConfigError(f"{name!r} is compared as records, by what a full run learns from the whole table: "
-                              f"run `dedup full --table {name}` first")
+        recipe, version = stored_recipe(recipe, state)
         since = state.watermark if state is not None else None
         if on_total is not None:
             on_total(source.count(since))
         rows = read_rows(source, recipe, progress, since=since, by_watermark=True,
                          workers=resolve_workers(config.text.workers))
         sketches = recipe.sketch(rows.features, stored_terms(store, name, rows.features) if recipe.idf else None)
-        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version)
+        decisions = store.decisions(name)
+        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, decisions)
         log.debug("%s: writing the changes of run %d", name, run.id)
         store.apply_changes(changes)
+        mark_applied(store, name, decisions, run.id)
         result.seconds = time.perf_counter() - started
         store.finish_run(run.id, "ok", result.summary())
     return result
+
+
+def stored_recipe(recipe: Recipe, state) -> tuple[Recipe, dict]:
+    """The recipe with what the last full run learned, and the version stamp to store; a
+    ConfigError when the stored fingerprints were made with other settings (or need a full run)."""
+    name = recipe.table.name
+    version = recipe.version()
+    stored_version = {k: v for k, v in state.version.items() if k != LEARNED} if state is not None else None
+    if state is not None and stored_version != version:
+        raise ConfigError(
+            f"the fingerprints stored for {name!r} were made with other settings "
+            f"({_differences(stored_version, version)}); run `dedup full --table {name}` to rebuild them")
+    if state is not None and LEARNED in state.version:
+        version[LEARNED] = state.version[LEARNED]
+        recipe = recipe.using(state.version[LEARNED].get("fields"))
+    if recipe.learns and recipe.learned is None:
+        raise ConfigError(f"{name!r} is compared as records, by what a full run learns from the whole table: "
+                          f"run `dedup full --table {name}` first")
+    return recipe, version
 
 
 def _differences(old: dict, new: dict) -> str:
@@ -106,9 +117,19 @@ def _differences(old: dict, new: dict) -> str:
     return ", ".join(f"{k} changed" for k in keys) or "unknown change"
 
 
+def mark_applied(store: Store, table: str, decisions: list[Decision], run_id: int) -> None:
+    """Record that run ``run_id`` regrouped with the decisions no run had applied yet."""
+    pending = [d.pair for d in decisions if d.applied_run is None]
+    if pending:
+        store.mark_decisions_applied(table, pending, run_id)
+
+
 def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray, run_id: int,
-                 version: dict) -> tuple[TableChanges, IncrementalResult]:
-    """Work out, from the store and the new rows, everything the store must change, and what it amounts to."""
+                 version: dict, decisions: list[Decision] = ()) -> tuple[TableChanges, IncrementalResult]:
+    """Work out, from the store and the new rows, everything the store must change, and what it amounts to.
+
+    ``decisions`` (all of the table's): pairs decided different are cut, pairs decided same joined;
+    the groups of rows named by a decision no run has applied yet are regrouped as if a member changed."""
     table = recipe.table.name
     result = IncrementalResult(table, run_id=run_id)
     new_keys, new_sketches = rows.keys, np.asarray(sketches, dtype=np.uint64)
@@ -118,12 +139,15 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
 
     stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
     touched = set(store.group_ids_of(table, batch_keys).values())  # groups that lose or change a member
+    pending = decided_keys(d for d in decisions if d.applied_run is None) - in_batch
+    touched |= set(store.group_ids_of(table, sorted(pending, key=key_sort)).values())
 
     new_old, stored_fp, taken = _pairs_with_stored(store, recipe, new_keys, new_sketches, in_batch)
     copies: set[str] = set()  # new rows identical to an earlier stored row: never a key's anchors
     if recipe.verifier is not None and new_old:
         new_old, copies = _verified(store, table, new_old, new_keys, new_sketches, stored_fp, recipe.verify)
-    matched = sorted({old for _, old, _ in new_old}, key=key_sort)
+    partners = decided_keys(d for d in decisions if in_batch & set(d.pair)) - in_batch
+    matched = sorted({old for _, old, _ in new_old} | pending | partners, key=key_sort)
     involved = touched | set(store.group_ids_of(table, matched).values())
     old_groups = {g.id: g for g in store.groups(table, sorted(involved))} if involved else {}
     old_group_of = {m: g.id for g in old_groups.values() for m in g.keys if m not in in_batch}
@@ -134,9 +158,10 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     for g in old_groups.values():
         if g.id in touched:  # a member left or changed: its remaining members' pairs are recomputed
             rest = [m for m in g.keys if m not in in_batch]
-            pairs += recipe.pairs(rest, _sketches_of(store, table, rest, fp, new_sketches.shape[1]))
+            pairs += recipe.pairs(rest, stored_sketches(store, table, rest, fp, new_sketches.shape[1]))
         else:
             pairs += g.pairs
+    pairs = apply_decisions(pairs, decisions, fp)
     groups = _assign_ids(pairs, fp, old_groups, old_group_of, store.max_group_id(table) + 1, run_id, result)
 
     result.rows_read = rows.rows_read
@@ -152,7 +177,7 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     old_keys = list(stored_before)
     changes = TableChanges(
         table=table, run_id=run_id, remove_keys=batch_keys,
-        remove_blocks=recipe.block_entries(old_keys, _sketches_of(store, table, old_keys, stored_before,
+        remove_blocks=recipe.block_entries(old_keys, stored_sketches(store, table, old_keys, stored_before,
                                                                   new_sketches.shape[1]), every_name=True),
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
         add_blocks=recipe.block_entries(new_keys, new_sketches, taken, copies), skipped=list(rows.skipped),
@@ -193,7 +218,7 @@ def _pairs_with_stored(store: Store, recipe: Recipe, keys: list[str], sketches: 
             {other_key[j]: int(other_fp[j]) for j in close}, taken)
 
 
-def _sketches_of(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> np.ndarray:
+def stored_sketches(store: Store, table: str, keys: list[str], fp: dict[str, int], words: int) -> np.ndarray:
     """Stored rows' sketches (fingerprint first) with ``words`` words, as a (len(keys), words)
     uint64 matrix aligned with ``keys``; missing words are 0."""
     out = np.zeros((len(keys), words), dtype=np.uint64)
@@ -217,7 +242,7 @@ def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new_k
     """The (new, stored) candidate pairs that pass verification (dedup.verify) on their sketches,
     and the new rows whose sketch equals that of a stored row with a lower key (copies)."""
     olds = sorted({old for _, old, _ in pairs}, key=key_sort)
-    stored = _sketches_of(store, table, olds, stored_fp, new_sketches.shape[1])
+    stored = stored_sketches(store, table, olds, stored_fp, new_sketches.shape[1])
     new_at = {k: i for i, k in enumerate(new_keys)}
     old_at = {k: i for i, k in enumerate(olds)}
     a = new_sketches[np.fromiter((new_at[n] for n, _, _ in pairs), dtype=np.int64, count=len(pairs))]

@@ -20,6 +20,7 @@ from ..index.bands import BandScheme, TextVerifier
 from ..index.records import RecordScheme
 from ..index.blocks import BITS, BlockLayout
 from ..index.candidates import near_pairs
+from ..index.decisions import apply_decisions, decided_keys
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair, build_groups
 from ..index.anchors import ANCHORLESS
@@ -176,9 +177,15 @@ class Recipe:
         return row_pairs(keys, sketches, lambda sk: self.near(sk, taken),
                          self.verify if self.verifier is not None else None)
 
-    def groups(self, keys: list[str], sketches: np.ndarray) -> list[Group]:
-        """The rows' duplicate groups, numbered 1.. from their lowest key."""
-        return build_groups(keys, fingerprints_of(sketches, len(keys)), self.pairs(keys, sketches))
+    def groups(self, keys: list[str], sketches: np.ndarray, decisions=()) -> list[Group]:
+        """The rows' duplicate groups, numbered 1.. from their lowest key; ``decisions``
+        (dedup.index.decisions) cut the pairs decided different and join those decided same."""
+        fps = fingerprints_of(sketches, len(keys))
+        pairs = self.pairs(keys, sketches)
+        if decisions:
+            wanted = decided_keys(decisions)
+            pairs = apply_decisions(pairs, decisions, {k: int(f) for k, f in zip(keys, fps.tolist()) if k in wanted})
+        return build_groups(keys, fps, pairs)
 
     def block_names(self, sketches: np.ndarray) -> list[list[str]]:
         """Each row's block names (from its sketch; the simhash recipe needs only the fingerprints)."""

@@ -14,6 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..index.decisions import Decision
 from ..index.groups import Group
 from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
@@ -65,6 +66,20 @@ class Store(Protocol):
         """The largest group id ever stored for the table (0 if none)."""
 
     def skipped(self, table: str) -> list[Skipped]:
+        ...
+
+    # -- decisions (a reviewer's; a full run keeps them) ---------------------------------------------
+    def decisions(self, table: str, keys: list[str] | None = None, pending: bool = False) -> list[Decision]:
+        """The table's decisions, oldest first (those naming one of ``keys``; with ``pending`` only
+        those no run has applied to the stored groups yet)."""
+
+    def put_decisions(self, table: str, decisions: list[Decision]) -> None:
+        """Record decisions, each replacing an earlier one on the same pair."""
+
+    def mark_decisions_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
+        """Say that run ``run_id`` regrouped with these decisions (pairs lower key first)."""
+
+    def delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
         ...
 
     # -- writes --------------------------------------------------------------------------------

@@ -12,15 +12,13 @@ run is repaired by running it again, an interrupted incremental one by applying 
 
 from __future__ import annotations
 
-import functools
 from datetime import timedelta
 from collections.abc import Sequence
 
 import numpy as np
-from bson.errors import BSONError
 from bson.int64 import Int64
 from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
-from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
+from pymongo.errors import ConfigurationError, DuplicateKeyError
 
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, LockedError, StoreError
@@ -30,25 +28,16 @@ from . import mongo_migrate
 from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
                     signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
+from .mongo_decisions import MongoDecisions
 from .mongo_docs import (blocks_name, chunks, client_options, database_name, describe, fingerprint_doc, group_doc,
+                         guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
 KEYS_CHUNK = 5000  # row keys or group ids per $in
 TERMS_CHUNK = 5000  # term hashes per find({"h": {"$in": ...}})
 
 
-def _guarded(fn):
-    """Driver errors become one-line StoreErrors with the URL's password masked."""
-    @functools.wraps(fn)
-    def wrapper(self, *args, **kwargs):
-        try:
-            return fn(self, *args, **kwargs)
-        except (PyMongoError, BSONError, OverflowError) as e:
-            raise StoreError(f"store {mask_secrets(self.url)}: {describe(e)}") from None
-    return wrapper
-
-
-class MongoStore(BlockDocuments):
+class MongoStore(BlockDocuments, MongoDecisions):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import re
 from urllib.parse import unquote, urlsplit
 
 from bson.binary import Binary
+from bson.errors import BSONError
 from bson.int64 import Int64
+from pymongo.errors import PyMongoError
 
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, StoreError
@@ -17,6 +20,17 @@ from ..index.keys import key_sort
 from .model import Skipped, blob_words, to_unsigned
 
 DEFAULT_TIMEOUT_MS = 5000
+
+
+def guarded(fn):
+    """Driver errors become one-line StoreErrors with the URL's password masked."""
+    @functools.wraps(fn)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return fn(self, *args, **kwargs)
+        except (PyMongoError, BSONError, OverflowError) as e:
+            raise StoreError(f"store {mask_secrets(self.url)}: {describe(e)}") from None
+    return wrapper
 
 
 def database_name(url: str) -> str:

@@ -24,6 +24,7 @@ from ..index.keys import key_sort
 from . import sql_schema as S
 from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
                     checked_sketches, checked_terms, signed_hashes, sketch_blobs, to_signed, to_unsigned)
+from .sql_decisions import SqlDecisions
 from .sql_migrate import current_revision, ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
@@ -32,7 +33,7 @@ _CHUNK = 5000  # rows per executemany and keys per IN (...)
 _TERMS_CHUNK = 1000
 
 
-class SqlStore:
+class SqlStore(SqlDecisions):
     def __init__(self, url: str, migrate: bool = True, read_only: bool = False, **_ignored):
         """``read_only``: open for reading only (report): a SQLite file read-only, nothing created or
         migrated; a store without dedup's tables (or no file at all) reads as empty."""

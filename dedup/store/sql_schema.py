@@ -97,4 +97,17 @@ tables = sa.Table(
     sa.Column("max_group_id", sa.Integer, nullable=False, server_default="0"),
 )
 
+decisions = sa.Table(
+    "dedup_decisions", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("key_a", KEY, primary_key=True),  # the lower key (dedup.index.keys order)
+    sa.Column("key_b", KEY, primary_key=True),
+    sa.Column("verdict", sa.String(16), nullable=False),  # same, different
+    sa.Column("decided_at", sa.DateTime, nullable=True),
+    sa.Column("source", sa.String(16), nullable=True),  # decide, review, calibrate, import
+    sa.Column("similarity", sa.Float, nullable=True),
+    sa.Column("applied_run", sa.Integer, nullable=True),  # NULL: the stored groups do not reflect it yet
+)
+
+# a full run replaces these; decisions outlive it (they are a person's work, not a run's result)
 PER_TABLE = (blocks, fingerprints, pairs, groups, members, skipped, term_counts)

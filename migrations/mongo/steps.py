@@ -45,9 +45,18 @@ def _v3_signatures(_db) -> None:
     see the ``sig`` of newer documents, refuses the store instead of reading it without sketches."""
 
 
+def _v4_decisions(db) -> None:
+    """Reviewers' decisions on pairs of rows, ``{table, a, b, verdict, at, source, similarity,
+    applied_run}``: one per pair (a the lower key), found by either key."""
+    db.decisions.create_index([("table", ASCENDING), ("a", ASCENDING), ("b", ASCENDING)], unique=True,
+                              name="table_a_b")
+    db.decisions.create_index([("table", ASCENDING), ("b", ASCENDING)], name="table_b")
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
     (2, "unique index of term document counts (table, term hash)", _v2_terms),
     (3, "sketches of any width in fingerprint documents (sig); nothing to convert", _v3_signatures),
+    (4, "decisions on pairs of rows (table, a, b), kept across full runs", _v4_decisions),
 ]

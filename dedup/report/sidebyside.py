@@ -1,0 +1,98 @@
+"""Two rows side by side for a terminal (`dedup explain`, `dedup review`): each field's two values
+in columns of equal display width (CJK characters take two), the characters that differ marked
+(difflib), with the field's similarity and its share of the pair's score."""
+
+from __future__ import annotations
+
+import difflib
+
+from .render import _width, visible
+
+MARK_OPEN, MARK_CLOSE = "[", "]"  # around differing characters without colour
+REVERSE_ON, REVERSE_OFF = "\x1b[7m", "\x1b[27m"
+
+
+def diff_marks(a: str, b: str) -> tuple[list[bool], list[bool]]:
+    """Per character of ``a`` and of ``b``: whether it is not part of what the two share."""
+    ma, mb = [True] * len(a), [True] * len(b)
+    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        ma[block.a:block.a + block.size] = [False] * block.size
+        mb[block.b:block.b + block.size] = [False] * block.size
+    return ma, mb
+
+
+def wrap(text: str, marks: list[bool], width: int, color: bool) -> list[str]:
+    """``text`` cut into lines of at most ``width`` display columns, each padded to ``width``,
+    differing runs marked (reverse video with ``color``, else inside [ ])."""
+    lines: list[str] = []
+    out: list[str] = []
+    used = 0
+    marked = False
+
+    def close_line():
+        nonlocal out, used, marked
+        if marked:
+            out.append(REVERSE_OFF if color else MARK_CLOSE)
+            used += 0 if color else 1
+            marked = False
+        lines.append("".join(out) + " " * max(0, width - used))
+        out, used = [], 0
+
+    for c, m in zip(text, marks):
+        extra = 0 if color else (1 if m != marked else 0) + (1 if m else 0)  # an opening mark, room to close it
+        if used + _width(c) + extra > width and out:
+            close_line()
+        if m != marked:
+            out.append((REVERSE_ON if m else REVERSE_OFF) if color else (MARK_OPEN if m else MARK_CLOSE))
+            used += 0 if color else 1
+            marked = m
+        out.append(c)
+        used += _width(c)
+    if out or not lines:
+        close_line()
+    return lines
+
+
+def render_pair(view: dict, width: int = 100, color: bool = False) -> str:
+    """The lines of one pair's view (dedup.review.pair_view)."""
+    a, b = view["a"], view["b"]
+    col = max(12, (width - 3) // 2)
+    sim = view.get("similarity")
+    head = [f"{visible(a)}  <->  {visible(b)}"
+            + (f"   similarity {sim:.3f}" if sim is not None else "   (no stored fingerprint for both rows)")
+            + (f" (threshold {view['threshold']})" if view.get("threshold") is not None else "")
+            + (f", distance {view['distance']}" if view.get("distance") is not None else "")]
+    if view.get("measure"):
+        head.append(f"  measure: {view['measure']}")
+    groups = view.get("groups") or {}
+    head.append("  groups: " + ", ".join(f"{visible(k)} in {'group ' + str(g) if g else 'no group'}"
+                                         for k, g in groups.items()))
+    names = {f["name"] for f in view["fields"]}
+    others = {n: x for n, x in (view.get("scores") or {}).items() if n not in names and x is not None}
+    if others:
+        head.append("  scores: " + ", ".join(f"{visible(n)} {x:.3f}" for n, x in others.items()))
+    blocks = view.get("blocks") or []
+    head.append(f"  shared blocks: {', '.join(blocks[:8]) + (' …' if len(blocks) > 8 else '') if blocks else 'none'}")
+    d = view.get("decision")
+    head.append("  decision: " + (f"{d['verdict']} ({d.get('source') or ''} {d.get('decided_at') or ''})".rstrip()
+                                  + ("" if d.get("applied") else ", not applied yet") if d else "none"))
+    lines = head + ["", _cell(visible(a), col) + " | " + _cell(visible(b), col)]
+    for f in view["fields"]:
+        label = f"-- {visible(f['name'])}"
+        notes = [f"similarity {f['similarity']:.3f}" if f.get("similarity") is not None else None,
+                 f"weight {f['weight']:.2f}" if f.get("weight") is not None else None,
+                 f"share {f['share']:.0%}" if f.get("share") is not None else None]
+        notes = [n for n in notes if n]
+        lines.append(label + (f" ({', '.join(notes)})" if notes else ""))
+        va, vb = visible(" ".join((f.get("a") or "").split())), visible(" ".join((f.get("b") or "").split()))
+        if f.get("a") is None and f.get("b") is None:
+            continue
+        ma, mb = diff_marks(va, vb)
+        left, right = wrap(va, ma, col, color), wrap(vb, mb, col, color)
+        for n in range(max(len(left), len(right))):
+            lines.append((left[n] if n < len(left) else " " * col) + " | " + (right[n] if n < len(right) else ""))
+    return "\n".join(x.rstrip() for x in lines) + "\n"
+
+
+def _cell(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))

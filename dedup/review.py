@@ -1,0 +1,116 @@
+"""`dedup explain` and `dedup review`: one pair of rows as a person checks it, and the loop that
+records their answers as decisions (dedup.runs.decide)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .config.model import TableConfig
+from .errors import ConfigError
+from .index.decisions import DIFFERENT, SAME, Decision, ordered
+from .index.keys import key_sort
+from .runs.decide import now
+from .runs.explain import Scorer
+from .store import Store
+from .text.normalize import value_to_text
+
+
+def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a: str, b: str) -> dict:
+    """Everything `dedup explain` shows about rows ``a`` and ``b``, as plain data."""
+    a, b = ordered(a, b)
+    cols = list(dict.fromkeys([*(f.name for f in tcfg.fields), *tcfg.display]))
+    values = source.fetch([a, b], tuple(cols)) if source is not None else {}
+    fps = store.fingerprints(tcfg.name, [a, b])
+    for k in (a, b):
+        if k not in values and k not in fps:
+            raise ConfigError(f"no row with key {k!r} in table {tcfg.name!r} (neither in the source nor in the store)")
+    scored = (scorer.pairs([(a, b)]) if scorer is not None else {}).get((a, b), {})
+    by_field = scored.get("fields") or {}
+    weights = dict(zip(scorer.field_names(), scorer.field_weights() or ())) if scorer is not None else {}
+    present = {n: w for n, w in weights.items() if by_field.get(n) is not None}
+    total = sum(present.values())
+    fields = []
+    for name in cols:
+        sim = by_field.get(name)
+        w = weights.get(name)
+        fields.append({"name": name, "a": _text(values, a, name), "b": _text(values, b, name), "similarity": sim,
+                       "weight": w, "share": (w * sim / total) if w is not None and sim is not None and total else None})
+    decision = next((d for d in store.decisions(tcfg.name, [a]) if d.pair == (a, b)), None)
+    groups = store.group_ids_of(tcfg.name, [a, b])
+    return {
+        "a": a, "b": b, "similarity": scored.get("similarity"), "scores": by_field,
+        "measure": scorer.measure if scorer is not None else None,
+        "threshold": scorer.threshold if scorer is not None else None,
+        "distance": (fps[a] ^ fps[b]).bit_count() if a in fps and b in fps else None,
+        "blocks": scorer.shared_blocks(a, b) if scorer is not None else [],
+        "groups": {a: groups.get(a), b: groups.get(b)},
+        "decision": None if decision is None else {
+            "verdict": decision.verdict, "source": decision.source, "applied": decision.applied_run is not None,
+            "decided_at": decision.decided_at.isoformat(sep=" ") if decision.decided_at else None},
+        "in_source": {a: a in values, b: b in values},
+        "fields": fields,
+    }
+
+
+def _text(values: dict, key: str, col: str) -> str | None:
+    if key not in values:
+        return "(not in the source)"
+    return value_to_text(values[key].get(col))
+
+
+@dataclass
+class ReviewTally:
+    same: int = 0
+    different: int = 0
+    skipped: int = 0
+    decisions: list[Decision] = field(default_factory=list)
+
+    def line(self) -> str:
+        return (f"recorded {self.same + self.different} decisions ({self.same} same, {self.different} different), "
+                f"skipped {self.skipped}")
+
+
+ANSWERS = {"s": SAME, "same": SAME, "d": DIFFERENT, "different": DIFFERENT, "k": "skip", "skip": "skip",
+           "": "skip", "q": "quit", "quit": "quit"}
+
+
+def review_loop(pairs: list[tuple[str, str, float | None]], show: Callable[[str, str], str],
+                ask: Callable[[], str], echo: Callable[[str], None], record: Callable[[Decision], None],
+                source: str = "review") -> ReviewTally:
+    """Show each pair, ask same / different / skip / quit, and record each answer as it is given."""
+    tally = ReviewTally()
+    for n, (a, b, sim) in enumerate(pairs, 1):
+        echo(f"\n[{n}/{len(pairs)}] " + show(a, b))
+        while True:
+            answer = ANSWERS.get(ask().strip().lower())
+            if answer is not None:
+                break
+            echo("answer s (same), d (different), k (skip) or q (quit)")
+        if answer == "quit":
+            break
+        if answer == "skip":
+            tally.skipped += 1
+            continue
+        d = Decision(a, b, answer, now(), source, sim)
+        record(d)
+        tally.decisions.append(d)
+        if answer == SAME:
+            tally.same += 1
+        else:
+            tally.different += 1
+    return tally
+
+
+def group_pairs(store: Store, scorer: Scorer | None, table: str, group: int | None = None,
+                include_decided: bool = False) -> list[tuple[str, str, float | None]]:
+    """The links of the stored groups (one group's with ``group``), weakest first: the ones most worth a look."""
+    groups = store.groups(table, [group] if group is not None else None)
+    if group is not None and not groups:
+        raise ConfigError(f"table {table!r} has no group {group}")
+    pairs = [(p.a, p.b) for g in groups for p in g.pairs]
+    decided = {d.pair for d in store.decisions(table, [k for p in pairs for k in p])} if not include_decided else set()
+    pairs = [p for p in pairs if p not in decided]
+    scored = scorer.pairs(pairs) if scorer is not None else {}
+    out = [(a, b, scored.get((a, b), {}).get("similarity")) for a, b in pairs]
+    return sorted(out, key=lambda p: (p[2] if p[2] is not None else 2.0, key_sort(p[0]), key_sort(p[1])))

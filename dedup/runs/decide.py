@@ -1,0 +1,63 @@
+"""Decisions on pairs of rows (dedup.index.decisions): recorded, and applied to the stored groups.
+
+``decide`` records decisions and regroups at once, under the table's lock, as a run of kind
+``decide``: the groups of the rows named are worked out again from their stored sketches (as an
+incremental run does for a group that lost a member), without the pairs decided different and
+with those decided same. A full run and every incremental run apply all of a table's decisions,
+so they stick. A decision recorded but not yet applied (a review cut short) is applied by the
+next run of any kind.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+import numpy as np
+
+from ..config.model import Config
+from ..index.decisions import Decision
+from ..store import Store
+from .incremental import IncrementalResult, mark_applied, plan_changes, stored_recipe
+from .locking import table_run
+from .recipe import Recipe
+from .stages import Rows
+
+
+def now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None, microsecond=0)
+
+
+def decide(config: Config, table: str | None, decisions: list[Decision]) -> IncrementalResult | None:
+    """Record ``decisions`` and regroup the rows they name; None when the table has no run yet
+    (the decisions wait for its first full run)."""
+    recipe = Recipe.of(config, table)
+    with table_run(config, recipe.table, "decide") as (_source, store, run):
+        if decisions:
+            store.put_decisions(recipe.table.name, decisions)
+        return _regroup(store, recipe, run.id)
+
+
+def apply_pending(config: Config, table: str | None) -> IncrementalResult | None:
+    """Regroup with the decisions recorded (by `dedup review`) but not yet applied."""
+    return decide(config, table, [])
+
+
+def _regroup(store: Store, recipe: Recipe, run_id: int) -> IncrementalResult | None:
+    name = recipe.table.name
+    state = store.state(name)
+    if state is None:
+        store.finish_run(run_id, "ok", {"table": name, "note": "no groups yet: decisions wait for a full run"})
+        return None
+    recipe, _ = stored_recipe(recipe, state)
+    decisions = store.decisions(name)
+    if not any(d.applied_run is None for d in decisions):
+        store.finish_run(run_id, "ok", {"table": name, "decisions": 0})
+        return IncrementalResult(name, run_id=run_id)
+    rows = Rows([], None, [], 0, state.watermark)
+    changes, result = plan_changes(store, recipe, rows, np.zeros((0, recipe.width), np.uint64), run_id,
+                                   state.version, decisions)
+    changes.watermark = state.watermark
+    store.apply_changes(changes)
+    mark_applied(store, name, decisions, run_id)
+    store.finish_run(run_id, "ok", {**result.summary(), "decisions": sum(d.applied_run is None for d in decisions)})
+    return result

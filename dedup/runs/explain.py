@@ -1,0 +1,146 @@
+"""How alike two stored rows are, by the recipe that grouped them: the number it compares with its
+threshold, each field's share, and the blocks (candidate keys) the rows share.
+
+Works from the store alone (fingerprints and sketch words), so the report, `dedup explain`,
+`dedup review` and calibration all say the same thing the run decided on:
+
+- the minhash recipe, text tables: the estimated Jaccard similarity of the contents, and which
+  identity columns are equal;
+- the minhash recipe, record tables: the weighted field score, and each field's score;
+- the simhash recipe: the cosine similarity estimated from the Hamming distance of the sketches
+  (cos(pi * d / bits)); a fields fingerprint: the weighted field similarity and each field's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config.model import Config, TableConfig
+from ..errors import ConfigError
+from ..index.bands import TextVerifier
+from ..index.keys import key_sort
+from ..index.similarity import similarity, sketch_distance
+from ..store import Store
+from .incremental import stored_sketches, stored_recipe
+from .recipe import Recipe
+
+
+@dataclass
+class Scorer:
+    recipe: Recipe
+    store: Store
+
+    @classmethod
+    def of(cls, config: Config, table: TableConfig | str | None, store: Store) -> "Scorer | None":
+        """The scorer of the stored rows, None when there are none or they were made with other settings."""
+        recipe = Recipe.of(config, table)
+        state = store.state(recipe.table.name)
+        if state is None:
+            return None
+        try:
+            recipe, _ = stored_recipe(recipe, state)
+        except ConfigError:
+            return None
+        return cls(recipe, store)
+
+    @property
+    def table(self) -> str:
+        return self.recipe.table.name
+
+    @property
+    def measure(self) -> str:
+        r = self.recipe
+        if r.scheme is not None:
+            return "weighted field score" if r.table.by_field else "estimated Jaccard similarity of the contents"
+        if r.table.by_field:
+            return "weighted field similarity"
+        return f"cosine similarity estimated from {64 * r.words} SimHash bits"
+
+    @property
+    def threshold(self) -> float | None:
+        v = self.recipe.verifier
+        return None if v is None else float(getattr(v, "threshold"))
+
+    @property
+    def knob(self) -> str:
+        r = self.recipe
+        if r.scheme is not None:
+            return "match.record_threshold" if r.table.by_field else "match.threshold"
+        return "simhash.min_field_similarity" if r.table.by_field else "simhash.min_similarity"
+
+    def field_names(self) -> list[str]:
+        r = self.recipe
+        if isinstance(r.verifier, TextVerifier):
+            content = [f.name for f in r.table.fields if f.role == "content"]
+            return ["+".join(content) or "content", *(f.name for f in r.table.fields if f.role == "identity")]
+        return [f.name for f in r.table.fields] if r.table.by_field else []
+
+    def field_weights(self) -> list[float] | None:
+        v = self.recipe.verifier
+        if hasattr(v, "weights"):
+            w = v.weights() if callable(v.weights) else v.weights
+            return [float(x) for x in w]
+        return None
+
+    def sketches(self, keys: list[str]) -> tuple[list[str], np.ndarray]:
+        """The keys that have a stored fingerprint, and their sketches (rows, width)."""
+        fp = self.store.fingerprints(self.table, keys)
+        have = [k for k in keys if k in fp]
+        return have, stored_sketches(self.store, self.table, have, fp, self.recipe.width)
+
+    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """What the recipe compares with its threshold, for aligned sketches (NaN: nothing to compare)."""
+        r = self.recipe
+        if not len(a):
+            return np.empty(0)
+        if r.scheme is not None:
+            return np.asarray(r.verifier.scores(r.signatures(a), r.signatures(b)), dtype=float)
+        if r.table.by_field:
+            return r.verifier.scores(a[:, :r.words], b[:, :r.words])
+        return similarity(sketch_distance(a[:, :r.words], b[:, :r.words]), 64 * r.words)
+
+    def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        r = self.recipe
+        v = r.verifier
+        if not hasattr(v, "field_scores") or not len(a):
+            return None
+        if r.scheme is not None:
+            return v.field_scores(r.signatures(a), r.signatures(b))
+        return v.field_scores(a[:, :r.words], b[:, :r.words])
+
+    def pairs(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], dict]:
+        """(a, b) -> {"similarity": x, "fields": {name: x}} for the pairs whose rows are both stored."""
+        keys = sorted({k for p in pairs for k in p}, key=key_sort)
+        have, sk = self.sketches(keys)
+        at = {k: i for i, k in enumerate(have)}
+        known = [p for p in pairs if p[0] in at and p[1] in at]
+        if not known:
+            return {}
+        ia = np.array([at[a] for a, _ in known])
+        ib = np.array([at[b] for _, b in known])
+        score = self.scores(sk[ia], sk[ib])
+        fields = self.field_scores(sk[ia], sk[ib])
+        names = self.field_names()
+        out = {}
+        for n, p in enumerate(known):
+            entry = {"similarity": _num(score[n])}
+            if fields is not None:
+                entry["fields"] = {name: _num(x) for name, x in zip(names, fields[n].tolist())}
+            out[p] = entry
+        return out
+
+    def shared_blocks(self, a: str, b: str) -> list[str]:
+        """The block names (candidate keys) the two rows share, as the store files them."""
+        have, sk = self.sketches([a, b])
+        if len(have) < 2:
+            return []
+        names = self.recipe.block_names(sk)
+        return sorted(set(names[0]) & set(names[1]))
+
+
+def _num(x) -> float | None:
+    x = float(x)
+    return None if math.isnan(x) else round(x, 4)
