@@ -20,7 +20,7 @@ def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a:
     """Everything `dedup explain` shows about rows ``a`` and ``b``, as plain data."""
     a, b = ordered(a, b)
     cols = list(dict.fromkeys([*(f.name for f in tcfg.fields), *tcfg.display]))
-    values = source.fetch([a, b], tuple(cols)) if source is not None else {}
+    values = _fetch(source, [a, b], tuple(cols))
     fps = store.fingerprints(tcfg.name, [a, b])
     for k in (a, b):
         if k not in values and k not in fps:
@@ -51,6 +51,17 @@ def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a:
         "in_source": {a: a in values, b: b in values},
         "fields": fields,
     }
+
+
+def _fetch(source, keys: list[str], cols: tuple[str, ...]) -> dict:
+    """The rows of these keys that the source has (a key its key column cannot hold is not there)."""
+    out: dict = {}
+    for k in keys if source is not None else ():
+        try:
+            out.update(source.fetch([k], cols))
+        except (ValueError, TypeError):
+            pass
+    return out
 
 
 def _text(values: dict, key: str, col: str) -> str | None:

@@ -89,9 +89,10 @@ def test_full_then_report_in_every_format(runner, project, tmp_path):
     assert data["match"] == "minhash"
     assert data["groups"] == [{
         "group": 1, "size": 2,
-        "rows": [{"key": "1", "distance": 0, "name": "张三", "title": "噪音扰民"},
-                 {"key": "3", "distance": 0, "name": "张三", "title": "噪音扰民"}],
-        "pairs": [{"a": "1", "b": "3", "distance": 0}],
+        "rows": [{"key": "1", "distance": 0, "link": "3", "similarity": 1.0, "name": "张三", "title": "噪音扰民"},
+                 {"key": "3", "distance": 0, "link": "1", "similarity": 1.0, "name": "张三", "title": "噪音扰民"}],
+        "pairs": [{"a": "1", "b": "3", "distance": 0, "similarity": 1.0,
+                   "fields": {"title+content": 1.0, "name": 1.0, "phone": 1.0}}],
     }]
     assert data["skipped"] == [{"key": "4", "reason": "no_features", "detail": "every field is empty"}]
 
