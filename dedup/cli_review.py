@@ -61,8 +61,8 @@ def _with(options):
 
 
 @main.command()
-@click.argument("key1")
-@click.argument("key2")
+@click.argument("key1", help="A row's key (the key column's value).")
+@click.argument("key2", help="The other row's key.")
 @_table_option
 @click.option("--json", "as_json", is_flag=True, help="The view as JSON.")
 @_with(_view_options)
@@ -99,8 +99,8 @@ def _regrouped(result) -> str:
 
 
 @main.command()
-@click.argument("key1")
-@click.argument("key2")
+@click.argument("key1", help="A row's key (the key column's value).")
+@click.argument("key2", help="The other row's key.")
 @_table_option
 @click.option("--same", "verdict", flag_value=SAME, help="The two rows are one matter: join their groups.")
 @click.option("--different", "verdict", flag_value=DIFFERENT, help="Not the same matter: cut their link.")
@@ -213,7 +213,7 @@ def export_decisions(obj: Context, table: str | None, output: str | None) -> Non
 
 
 @decisions.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False), help="The CSV to read.")
 @_table_option
 @click.pass_obj
 @handle_errors
