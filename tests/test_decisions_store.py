@@ -1,0 +1,106 @@
+"""Decisions in every store (put, replace, find by key, pending, applied, delete), kept by a full
+run's replace_table, created by the migrations; and a decision recorded but not applied (a review
+cut short) is applied by the next incremental run."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from mongo_fixtures import MOCK_URL, mongo_live_url, mongo_opener  # noqa: F401  (fixture)
+
+from dedup.config import load_config
+from dedup.demo import prepare_demo
+from dedup.index.decisions import DIFFERENT, SAME, Decision
+from dedup.runs.full import run_full
+from dedup.runs.incremental import run_incremental
+from dedup.store import TableSnapshot, migrate_store, open_store
+from dedup.store.sql_migrate import _alembic_config
+
+WHEN = dt.datetime(2026, 5, 1, 12, 0, 0)
+
+
+@pytest.fixture(params=["sqlite", "postgres", "mariadb", "mongomock", "mongo_live"])
+def store(request):
+    if request.param.startswith("mongo"):
+        s = mongo_opener(request, request.param)()
+    else:
+        s = open_store(request.getfixturevalue(f"{request.param}_url"))
+    yield s
+    s.close()
+
+
+def test_decisions_are_stored_replaced_found_marked_and_deleted(store):
+    store.put_decisions("t", [Decision("10", "9", SAME, WHEN, "review", 0.81),
+                              Decision("1", "2", DIFFERENT, WHEN, "decide"),
+                              Decision("1", "2", SAME, WHEN, "decide")])  # the last on a pair wins
+    store.put_decisions("other", [Decision("1", "2", DIFFERENT, WHEN)])
+    got = {d.pair: d for d in store.decisions("t")}
+    assert set(got) == {("9", "10"), ("1", "2")}
+    assert got[("9", "10")] == Decision("9", "10", SAME, WHEN, "review", 0.81, None)
+    assert got[("1", "2")].verdict == SAME
+    assert [d.pair for d in store.decisions("t", ["10"])] == [("9", "10")]  # found by either key
+    store.put_decisions("t", [Decision("2", "1", DIFFERENT, WHEN, "import")])
+    assert {d.pair: d.verdict for d in store.decisions("t", ["2"])} == {("1", "2"): DIFFERENT}
+    store.mark_decisions_applied("t", [("1", "2")], 7)
+    assert [d.pair for d in store.decisions("t", pending=True)] == [("9", "10")]
+    assert {d.pair: d.applied_run for d in store.decisions("t")} == {("1", "2"): 7, ("9", "10"): None}
+    store.delete_decisions("t", [("9", "10")])
+    assert [d.pair for d in store.decisions("t")] == [("1", "2")]
+    assert [d.verdict for d in store.decisions("other")] == [DIFFERENT]
+    # a full run's result replaces everything of the table but its decisions
+    store.replace_table(TableSnapshot("t", 8, ["1"], np.array([5], dtype=np.uint64), [], [], {"max_distance": 3}, None))
+    assert [d.pair for d in store.decisions("t")] == [("1", "2")]
+
+
+def test_revision_0005_adds_the_decisions_table_and_downgrades(sqlite_url):
+    from dedup.store.sql_migrate import head_revision
+
+    assert head_revision() == "0005"
+    migrate_store(sqlite_url)
+    engine = sa.create_engine(sqlite_url)
+    try:
+        assert "dedup_decisions" in sa.inspect(engine).get_table_names()
+        with engine.begin() as conn:
+            command.downgrade(_alembic_config(conn), "0004")
+        assert "dedup_decisions" not in sa.inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+    assert migrate_store(sqlite_url).endswith("migrated from 0004 to revision 0005")
+
+
+def test_mongo_step_4_indexes_the_decisions():
+    import mongomock
+
+    from dedup.store.mongo import MongoStore
+
+    s = MongoStore(MOCK_URL, client=mongomock.MongoClient())
+    try:
+        index = s.db.decisions.index_information()
+        assert index["table_a_b"]["unique"] and "table_b" in index
+    finally:
+        s.close()
+
+
+def test_a_decision_not_yet_applied_is_applied_by_the_next_incremental_run(tmp_path):
+    cfg = load_config(str(prepare_demo(tmp_path / "demo", rows=150, seed=7)))
+    run_full(cfg)
+    store = open_store(cfg.store_url)
+    try:
+        pair = next(g for g in store.groups("petitions") if g.size == 2)
+        store.put_decisions("petitions", [Decision(*pair.keys, DIFFERENT, WHEN, "review")])  # as review does
+        assert store.group_ids_of("petitions", pair.keys) == {k: pair.id for k in pair.keys}  # not applied yet
+    finally:
+        store.close()
+    result = run_incremental(cfg)
+    assert result.rows_read == 0 and result.dissolved == [pair.id]
+    store = open_store(cfg.store_url)
+    try:
+        assert store.group_ids_of("petitions", pair.keys) == {}
+        assert [d.applied_run for d in store.decisions("petitions")] == [result.run_id]
+    finally:
+        store.close()
+    assert run_incremental(cfg).dissolved == []  # applied once; the next run has nothing to redo
