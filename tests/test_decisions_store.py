@@ -104,3 +104,31 @@ def test_a_decision_not_yet_applied_is_applied_by_the_next_incremental_run(tmp_p
     finally:
         store.close()
     assert run_incremental(cfg).dissolved == []  # applied once; the next run has nothing to redo
+
+
+def test_a_record_pair_is_explained_field_by_field_with_shares_that_add_up_to_its_score(tmp_path):
+    import json
+    import sys
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from dedup.cli import main
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.labelled.persons import generate_persons, write_sqlite
+
+    write_sqlite(generate_persons(400, seed=5), str(tmp_path / "p.db"))
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text('source: {url: "sqlite:///p.db"}\nstore: {url: "sqlite:///s.db"}\ntables:\n  persons:\n'
+                   "    key: id\n    fingerprint: fields\n    fields: {name: short, gender: short, birth_date: short, "
+                   "id_number: short, phone: short, address: short}\n", encoding="utf-8")
+    run = CliRunner()
+    assert run.invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
+    rep = json.loads(run.invoke(main, ["-c", str(cfg), "report", "-f", "json"]).output)
+    p = min((p for g in rep["groups"] for p in g["pairs"]), key=lambda p: p["similarity"])
+    assert set(p["fields"]) == {"name", "gender", "birth_date", "id_number", "phone", "address"}
+    view = json.loads(run.invoke(main, ["-c", str(cfg), "explain", p["a"], p["b"], "--json"]).output)
+    shares = [f["share"] for f in view["fields"] if f["share"] is not None]
+    assert len(shares) >= 3 and sum(shares) == pytest.approx(view["similarity"], abs=1e-3)
+    assert view["similarity"] == p["similarity"] >= 0.675  # the record threshold it passed

@@ -289,12 +289,21 @@ class RecordScheme:
         """Weighted mean field similarity of aligned rows ``a`` and ``b`` (pairs, words), each
         field's weight cut by its redundancy with earlier agreeing fields (the module doc); NaN
         when no field is filled in both."""
+        return self._weighed(a, b)[0]
+
+    def pair_weights(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(pairs, fields): each field's weight in each pair's score, after the redundancy cut (0
+        where either row lacks the field); score = sum(weight * field score) / sum(weight)."""
+        return self._weighed(a, b)[1]
+
+    def _weighed(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
         weights, similar = self.weights(), self.similar()
         red = self.linked * self.redundancy() if self.linked else None
         ha, hb = self.hashes(a), self.hashes(b)
         num = np.zeros(len(a))
         den = np.zeros(len(a))
+        used = np.zeros((len(a), self.fields))
         told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
         for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
@@ -309,8 +318,9 @@ class RecordScheme:
                 told.append((f, both & (ha[:, f] == hb[:, f])))
             num += w * s
             den += w * both
+            used[:, f] = w * both
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, num / den, np.nan)
+            return np.where(den > 0, num / den, np.nan), used
 
     def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
         """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""

@@ -78,11 +78,16 @@ class Scorer:
             return ["+".join(content) or "content", *(f.name for f in r.table.fields if f.role == "identity")]
         return [f.name for f in r.table.fields] if r.table.by_field else []
 
-    def field_weights(self) -> list[float] | None:
-        v = self.recipe.verifier
-        if hasattr(v, "weights"):
-            w = v.weights() if callable(v.weights) else v.weights
-            return [float(x) for x in w]
+    def field_weights(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        """(pairs, fields): each field's weight in each pair's score (0 where a row lacks it), for
+        the recipes that weigh fields (records, a fields fingerprint); None for the others."""
+        r = self.recipe
+        v = r.verifier
+        if hasattr(v, "pair_weights"):
+            return v.pair_weights(r.signatures(a), r.signatures(b))
+        if r.table.by_field and hasattr(v, "weights"):
+            fields = v.field_scores(a[:, :r.words], b[:, :r.words])
+            return np.where(np.isnan(fields), 0.0, np.asarray(v.weights, dtype=float))
         return None
 
     def sketches(self, keys: list[str]) -> tuple[list[str], np.ndarray]:
@@ -111,8 +116,9 @@ class Scorer:
             return v.field_scores(r.signatures(a), r.signatures(b))
         return v.field_scores(a[:, :r.words], b[:, :r.words])
 
-    def pairs(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], dict]:
-        """(a, b) -> {"similarity": x, "fields": {name: x}} for the pairs whose rows are both stored."""
+    def pairs(self, pairs: list[tuple[str, str]], with_weights: bool = False) -> dict[tuple[str, str], dict]:
+        """(a, b) -> {"similarity": x, "fields": {name: x}} for the pairs whose rows are both stored;
+        ``with_weights``: also "weights", each field's weight in the score (records, fields fingerprint)."""
         keys = sorted({k for p in pairs for k in p}, key=key_sort)
         have, sk = self.sketches(keys)
         at = {k: i for i, k in enumerate(have)}
@@ -123,12 +129,15 @@ class Scorer:
         ib = np.array([at[b] for _, b in known])
         score = self.scores(sk[ia], sk[ib])
         fields = self.field_scores(sk[ia], sk[ib])
+        weights = self.field_weights(sk[ia], sk[ib]) if with_weights else None
         names = self.field_names()
         out = {}
         for n, p in enumerate(known):
             entry = {"similarity": _num(score[n])}
             if fields is not None:
                 entry["fields"] = {name: _num(x) for name, x in zip(names, fields[n].tolist())}
+            if weights is not None:
+                entry["weights"] = {name: round(float(x), 4) for name, x in zip(names, weights[n].tolist())}
             out[p] = entry
         return out
 
