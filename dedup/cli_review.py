@@ -132,7 +132,7 @@ def decide(obj: Context, key1: str, key2: str, table: str | None, verdict: str |
             store.close()
         click.echo(f"forgot the decision on {key1} and {key2} (groups are left as they are until the next full run)")
         return
-    result = record(config, name, [Decision(key1, key2, verdict, now(), "decide")])
+    result = record(config, name, [Decision(key1, key2, verdict, now(), "decide")], check_keys=True)
     click.echo(f"decided: {key1} and {key2} are {verdict}; {_regrouped(result)}")
 
 

@@ -15,7 +15,9 @@ import datetime as _dt
 import numpy as np
 
 from ..config.model import Config
+from ..errors import ConfigError
 from ..index.decisions import Decision
+from ..index.keys import key_sort
 from ..store import Store
 from .incremental import IncrementalResult, mark_applied, plan_changes, stored_recipe
 from .locking import table_run
@@ -27,14 +29,29 @@ def now() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None, microsecond=0)
 
 
-def decide(config: Config, table: str | None, decisions: list[Decision]) -> IncrementalResult | None:
+def decide(config: Config, table: str | None, decisions: list[Decision],
+           check_keys: bool = False) -> IncrementalResult | None:
     """Record ``decisions`` and regroup the rows they name; None when the table has no run yet
-    (the decisions wait for its first full run)."""
+    (the decisions wait for its first full run). ``check_keys``: refuse keys of no stored row."""
     recipe = Recipe.of(config, table)
     with table_run(config, recipe.table, "decide") as (_source, store, run):
         if decisions:
+            if check_keys:
+                _check_keys(store, recipe.table.name, decisions)
             store.put_decisions(recipe.table.name, decisions)
         return _regroup(store, recipe, run.id)
+
+
+def _check_keys(store: Store, table: str, decisions: list[Decision]) -> None:
+    """Refuse keys that name no fingerprinted row (once the table has been run)."""
+    if store.state(table) is None:
+        return
+    keys = sorted({k for d in decisions for k in d.pair}, key=key_sort)
+    missing = [k for k in keys if k not in store.fingerprints(table, keys)]
+    if missing:
+        skipped = {s.key for s in store.skipped(table)}
+        why = " (skipped by the last run: nothing to compare)" if set(missing) <= skipped else ""
+        raise ConfigError(f"no fingerprinted row with key {', '.join(map(repr, missing[:5]))} in {table!r}{why}")
 
 
 def apply_pending(config: Config, table: str | None) -> IncrementalResult | None:
