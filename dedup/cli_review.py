@@ -176,16 +176,20 @@ def review(obj: Context, table: str | None, group: int | None, calibrate: bool, 
             return
         tally = review_loop(
             pairs, lambda a, b: render_pair(pair_view(store, tcfg, source, scorer, a, b), _width(width), _color(color)),
-            lambda: click.prompt("same, different, skip or quit? [s/d/k/q]", default="", show_default=False,
-                                 prompt_suffix=" ") if _has_input() else "q",
+            _ask,
             click.echo, lambda d: store.put_decisions(tcfg.name, [d]), "calibrate" if calibrate else "review")
     click.echo(tally.line())
     if tally.decisions:
         click.echo(_regrouped(apply_pending(config, tcfg.name)))
 
 
-def _has_input() -> bool:
-    return not (sys.stdin is None or sys.stdin.closed)
+def _ask() -> str:
+    """One answer; the end of the input is q."""
+    try:
+        return click.prompt("same, different, skip or quit? [s/d/k/q]", default="", show_default=False,
+                            prompt_suffix=" ")
+    except (click.Abort, EOFError):
+        return "q"
 
 
 @main.group()

@@ -147,6 +147,7 @@ def test_review_reads_answers_from_stdin_and_records_them(project):
     assert "recorded 0 decisions" in again
     shown = [line.split("]", 1)[1].split("similarity")[0].split() for line in again.splitlines() if line.startswith("[1/")]
     assert [shown[0][0], shown[0][2]] not in [[r["a"], r["b"]] for r in rows]
+    assert "recorded 1 decisions (0 same, 1 different)" in cli(project, "review", "--no-color", input="d\n")  # EOF: quit
 
 
 def test_explain_shows_the_rows_side_by_side_with_the_decision(project):
