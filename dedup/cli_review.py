@@ -87,7 +87,7 @@ def explain(obj: Context, key1: str, key2: str, table: str | None, as_json: bool
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False, indent=2))
     else:
-        click.echo(render_pair(view, _width(width), _color(color)), nl=False)
+        click.echo(render_pair(view, _width(width), _color(color)), nl=False, color=_color(color))
 
 
 def _regrouped(result) -> str:
@@ -177,7 +177,8 @@ def review(obj: Context, table: str | None, group: int | None, calibrate: bool, 
         tally = review_loop(
             pairs, lambda a, b: render_pair(pair_view(store, tcfg, source, scorer, a, b), _width(width), _color(color)),
             _ask,
-            click.echo, lambda d: store.put_decisions(tcfg.name, [d]), "calibrate" if calibrate else "review")
+            lambda text: click.echo(text, color=_color(color)), lambda d: store.put_decisions(tcfg.name, [d]),
+            "calibrate" if calibrate else "review")
     click.echo(tally.line())
     if tally.decisions:
         click.echo(_regrouped(apply_pending(config, tcfg.name)))
