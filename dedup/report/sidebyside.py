@@ -72,7 +72,7 @@ def render_pair(view: dict, width: int = 100, color: bool = False) -> str:
     if others:
         head.append("  scores: " + ", ".join(f"{visible(n)} {x:.3f}" for n, x in others.items()))
     blocks = view.get("blocks") or []
-    head.append(f"  shared blocks: {', '.join(blocks[:8]) + (' …' if len(blocks) > 8 else '') if blocks else 'none'}")
+    head.append(_listed(f"  shared blocks ({len(blocks)}): ", blocks, width) if blocks else "  shared blocks: none")
     d = view.get("decision")
     head.append("  decision: " + (f"{d['verdict']} ({d.get('source') or ''} {d.get('decided_at') or ''})".rstrip()
                                   + ("" if d.get("applied") else ", not applied yet") if d else "none"))
@@ -92,6 +92,17 @@ def render_pair(view: dict, width: int = 100, color: bool = False) -> str:
         for n in range(max(len(left), len(right))):
             lines.append((left[n] if n < len(left) else " " * col) + " | " + (right[n] if n < len(right) else ""))
     return "\n".join(x.rstrip() for x in lines) + "\n"
+
+
+def _listed(label: str, items: list[str], width: int) -> str:
+    """``label`` and as many of ``items`` as fit in ``width`` columns, then … for the rest."""
+    line = label
+    for n, item in enumerate(items):
+        more = " …" if n < len(items) - 1 else ""
+        if n and len(line) + len(item) + 2 + len(more) > width:
+            return line + " …"
+        line += (", " if n else "") + item
+    return line
 
 
 def _cell(text: str, width: int) -> str:
