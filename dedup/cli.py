@@ -230,10 +230,14 @@ def report(obj: Context, table: str | None, fmt: str, output: str | None, no_sou
     check_output(output)
     text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
                                  sort=sort, min_size=min_size, limit=limit, lang=lang)
-    if fmt == "table" and not output and sys.stdout.isatty():
+    if fmt == "table" and not output and stdout_is_terminal():
         click.echo_via_pager(text)
         return
     emit(text, output, f"wrote {n_groups} groups to {output}")
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def emit(text: str, output: str | None, done: str) -> None:
