@@ -127,7 +127,7 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
     from .store import open_store
 
     tcfg = config.table(table)
-    texts = tuple(f.name for f in tcfg.fields if f.kind == "text") if fmt == "html" else ()
+    texts = tuple(f.name for f in tcfg.fields if f.kind == "text") if fmt == "html" else ()  # excerpts
     sort = sort or ("size" if fmt in ("table", "html") else None)
     store = open_store(config.store_url, read_only=True)
     try:

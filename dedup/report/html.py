@@ -71,7 +71,7 @@ def to_html(report: dict, display: tuple[str, ...] = (), lang: str = "en", excer
     if not groups:
         parts.append(f"<p>{_esc(L['none'])}</p>")
     for g in groups:
-        parts.append(_group(g, cols, texts, L))
+        parts.append(_group(g, cols, texts, set(excerpt), L))
     parts.append("</main>")
     parts.append(_skipped(report.get("skipped") or [], L))
     parts.append(f"<script>{SCRIPT}</script></body></html>\n")
@@ -96,7 +96,8 @@ def _summary(report: dict, L: dict) -> str:
     return f"<ul class='summary'>{lis}<li>{_esc(L['recipe'])}: {_esc(report.get('match', 'simhash'))}</li></ul>"
 
 
-def _group(g: dict, cols: list[str], texts: list[str], L: dict) -> str:
+def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict) -> str:
+    """A group's heading, history, decisions and rows; ``long`` columns are shown as excerpts."""
     change = g.get("change") or g.get("status")
     badge = f"<span class='badge'>{_esc(L['change'].get(change, change))}</span>" if change else ""
     out = [f"<section class='group' id='g{_esc(g['group'])}' data-id='{_esc(g['group'])}' data-size='{_esc(g['size'])}'>",
@@ -124,9 +125,9 @@ def _group(g: dict, cols: list[str], texts: list[str], L: dict) -> str:
                  f"<td>{link}</td>"]
         for c in (*cols, *texts):
             value = r.get(c)
-            shown = excerpt(value) if c in texts else value
-            ref = None if r is first else (excerpt(first.get(c)) if c in texts else first.get(c))
-            klass = "null" if value is None else "text" if c in texts else ""
+            shown = excerpt(value) if c in long else value
+            ref = None if r is first else (excerpt(first.get(c)) if c in long else first.get(c))
+            klass = "null" if value is None else "text" if c in long else ""
             cells.append(f"<td class='{klass}'>{marked(ref, shown)}</td>")
         out.append(f"<tr class='{'deleted' if r.get('deleted') else ''}'>{''.join(cells)}</tr>")
     out.append("</tbody></table></section>")

@@ -15,7 +15,7 @@ h2{font-size:1.1em;margin:.2em 0}
 .history,.decisions{color:#444;font-size:.9em;margin:.2em 0}
 table{border-collapse:collapse}
 td,th{border:1px solid #ccc;padding:3px 7px;vertical-align:top;text-align:left}
-th{background:#f4f4f4}
+th{background:#f4f4f4;white-space:nowrap}
 td.text{max-width:40em;white-space:pre-wrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.null::after{content:"NULL";color:#bbb;font-size:.8em}
