@@ -87,8 +87,8 @@ def test_report_csv_and_table_on_hostile_keys_on_each_database(runner, db_url, t
         ["'-5", "1"], ["'=cmd|' /C calc'!A0", "1"], ["'@k", "1"], ["a\x1b]0;pwned\x07", "1"], ["b\nc", "1"]]
     table = runner.invoke(main, ["-c", str(cfg), "report"]).output
     assert not set(CONTROL) & set(table)
-    assert table == ("petitions: 1 duplicate groups, 5 rows "
-                     "(matched by MinHash signatures; distance: fingerprint bits that differ)\n\n"
+    assert table == ("petitions: 1 duplicate groups, 5 rows "  # wrapped at 100 columns, off a terminal
+                     "(matched by MinHash signatures; distance: fingerprint bits\nthat differ)\n\n"
                      "group 1: 5 rows, pair distances up to 0\n"
                      "                  -5  d=0  \\x1b[1mX\n"
                      "  =cmd|' /C calc'!A0  d=0  \\x1b[1mX\n"

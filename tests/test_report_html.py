@@ -54,6 +54,14 @@ def test_decisions_and_history_are_shown_when_the_report_has_them():
     assert "第 4 组" in page and "<html lang='zh-CN'>" in page
 
 
+def test_a_mass_group_shows_its_first_rows_and_counts_the_rest():
+    rows = [{"key": str(i), "distance": 0, "name": f"n{i}"} for i in range(250)]
+    page = to_html({"table": "t", "max_distance": 3, "skipped": [],
+                    "groups": [{"group": 1, "size": 250, "rows": rows, "pairs": []}]}, ("name",))
+    assert "<td class='key'>199<" in page and "<td class='key'>200<" not in page and "… and 50 more rows" in page
+    assert "<b>250</b> rows in groups" in page
+
+
 def test_report_html_from_the_cli_marks_deleted_rows_and_shows_the_text(runner, tmp_path):
     cfg = report_project(tmp_path)
     assert runner.invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0

@@ -112,3 +112,13 @@ def test_csv_has_display_columns_links_and_similarity(runner, cfg):
     assert two["name"] == "" and two["title"] == "噪音扰民！" and two["group"] == "1"
     assert two["linked_to"] in ("1", "3") and 0.8 < float(two["similarity"]) <= 1
     assert {r["key"] for r in rows} == {"1", "2", "3", "10", "11", "20", "21", "22", "23"}
+
+
+def test_summary_and_skipped_lines_wrap_within_the_width():
+    report = dict(_report([{"key": "1", "distance": 0}, {"key": "2", "distance": 1}]), match="minhash",
+                  skipped=[{"key": f"key-{i}", "reason": "unreadable"} for i in range(12)])
+    lines = to_table(report, width=40).splitlines()
+    assert max(map(display_width, lines)) <= 40
+    assert " ".join(lines[:3]) == ("t: 1 duplicate groups, 2 rows (matched by MinHash signatures; distance: "
+                                   "fingerprint bits that differ)")
+    assert any("key-9" in line for line in lines) and lines[-1].endswith("…)")

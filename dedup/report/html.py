@@ -13,6 +13,7 @@ from .labels import LABELS
 from .links import closest_links
 
 EXCERPT_CHARS = 400  # a text column is shown (and compared) up to this many characters
+ROWS_SHOWN = 200  # a larger group (a mass petition) shows its first rows and counts the rest
 
 
 def _esc(value) -> str:
@@ -116,7 +117,7 @@ def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict) 
         L["key"], L["distance"], L["link"], *cols, *texts)) + "</tr></thead><tbody>")
     links = closest_links(g)
     first = g["rows"][0] if g["rows"] else {}
-    for r in g["rows"]:
+    for r in g["rows"][:ROWS_SHOWN]:
         gone = f"<span class='gone'>{_esc(L['deleted'])}</span>" if r.get("deleted") else ""
         new = f"<span class='badge'>{_esc(L['new_row'])}</span>" if r.get("new") else ""
         other, sim = links.get(r["key"], (None, None))
@@ -130,7 +131,10 @@ def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict) 
             klass = "null" if value is None else "text" if c in long else ""
             cells.append(f"<td class='{klass}'>{marked(ref, shown)}</td>")
         out.append(f"<tr class='{'deleted' if r.get('deleted') else ''}'>{''.join(cells)}</tr>")
-    out.append("</tbody></table></section>")
+    out.append("</tbody></table>")
+    if len(g["rows"]) > ROWS_SHOWN:
+        out.append(f"<p class='more'>{_esc(L['more_rows'].format(n=len(g['rows']) - ROWS_SHOWN))}</p>")
+    out.append("</section>")
     return "\n".join(p for p in out if p)
 
 

@@ -28,6 +28,7 @@ LABELS = {
         "decisions": "Decisions", "same": "the same matter", "different": "not the same matter",
         "skipped_title": "Skipped rows", "reason": "reason", "detail": "detail",
         "none": "No duplicate groups.", "recipe": "recipe",
+        "more_rows": "… and {n} more rows (all of them: --format csv or json)",
     },
     "zh": {
         "title": "重复组报告", "groups": "个重复组", "rows_in_groups": "条记录在组中",
@@ -47,6 +48,7 @@ LABELS = {
         "decisions": "审核决定", "same": "同一事项", "different": "不是同一事项",
         "skipped_title": "跳过的记录", "reason": "原因", "detail": "说明",
         "none": "没有重复组。", "recipe": "方法",
+        "more_rows": "……另有 {n} 条记录未列出（全部记录：--format csv 或 json）",
     },
 }
 

@@ -4,6 +4,8 @@ the terminal's width."""
 
 from __future__ import annotations
 
+import textwrap
+
 from .cells import clip, cut, display_width, fit, visible
 
 MAX_COLUMN = 60  # a text column wider than this is clipped even on a wide terminal
@@ -53,4 +55,11 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
                      f"{len(unreadable)} unreadable" + (
                          " (" + ", ".join(visible(s["key"]) for s in unreadable[:10]) + ("…" if len(unreadable) > 10 else "")
                          + ")" if unreadable else ""))
-    return "\n".join(lines) + "\n"
+    return "\n".join(wrapped for line in lines for wrapped in _wrap(line, width)) + "\n"
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """A summary line longer than the terminal, wrapped (row lines are already cut to fit)."""
+    if display_width(line) <= width:
+        return [line]
+    return [cut(part, width) for part in textwrap.wrap(line, width, break_on_hyphens=False)] or [""]
