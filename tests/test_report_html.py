@@ -43,6 +43,13 @@ def test_language_follows_lang_then_the_locale():
     assert pick_lang(None, {}) == "en"
 
 
+def test_the_legend_says_how_the_recipe_grouped_the_rows():
+    empty = {"table": "t", "max_distance": 3, "skipped": [], "groups": []}
+    assert "within 3 bits" in to_html(empty) and "不超过 3" in to_html(empty, lang="zh")
+    minhash = to_html(dict(empty, match="minhash"))
+    assert "match.threshold" in minhash and "within 3" not in minhash and "No duplicate groups." in minhash
+
+
 def test_decisions_and_history_are_shown_when_the_report_has_them():
     report = {"table": "t", "max_distance": 3, "skipped": [], "groups": [{
         "group": 4, "size": 2, "merged_from": [9], "split_from": 2, "change": "grown",

@@ -56,11 +56,11 @@ def to_html(report: dict, display: tuple[str, ...] = (), lang: str = "en", excer
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{_esc(title)}</title><style>{STYLE}</style></head><body>",
         f"<header><h1>{_esc(title)}</h1>", _summary(report, L),
-        f"<p class='legend'>{_esc(L['legend_distance'].format(max=report.get('max_distance', '')))}</p>",
+        f"<p class='legend'>{_esc(L['legend_distance'])} {_esc(_grouping(report, L))}</p>",
         f"<p class='legend'>{_esc(L['legend_marks'])}</p>",
         "<div class='tools'>",
         f"<input id='filter' type='search' placeholder='{_esc(L['filter'])}' aria-label='{_esc(L['filter'])}'>",
-        f"<label>{_esc(L['sort'])} <select id='order'><option value='report'>{_esc(L['by_key'])}</option>"
+        f"<label>{_esc(L['sort'])} <select id='order'><option value='report'>{_esc(L['in_order'])}</option>"
         f"<option value='size'>{_esc(L['by_size'])}</option><option value='id'>{_esc(L['by_id'])}</option>"
         "</select></label>",
         f"<span id='shown' data-template='{_esc(L['shown'])}'>"
@@ -77,6 +77,13 @@ def to_html(report: dict, display: tuple[str, ...] = (), lang: str = "en", excer
     parts.append(_skipped(report.get("skipped") or [], L))
     parts.append(f"<script>{SCRIPT}</script></body></html>\n")
     return "\n".join(parts)
+
+
+def _grouping(report: dict, L: dict) -> str:
+    """How the recipe that made the groups joined their rows."""
+    if report.get("match", "simhash") == "simhash":
+        return L["legend_simhash"].format(max=report.get("max_distance", ""))
+    return L["legend_minhash"]
 
 
 def _summary(report: dict, L: dict) -> str:
