@@ -20,6 +20,7 @@ td.text{max-width:40em;white-space:pre-wrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.null::after{content:"NULL";color:#bbb;font-size:.8em}
 tr.deleted td{color:#999;background:#fafafa}
+tr.deleted td.null::after{content:""}
 .gone{color:#b00;font-weight:bold;font-size:.85em;margin-left:.4em}
 mark{background:#ffe27a}
 del{color:#b33;background:#fde8e8}
