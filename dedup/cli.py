@@ -115,23 +115,32 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
 
 
 def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
-                since_last_run: bool = False) -> tuple[str, int]:
-    """The rendered report and its number of groups."""
+                since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
+                limit: int | None = None, lang: str | None = None) -> tuple[str, int]:
+    """The rendered report and its number of groups. ``sort`` None: largest groups first for people
+    (table, html), by group id for machines (json, csv)."""
+    import shutil
+
     from .db.source import Source
     from .report import build_report, render
+    from .report.labels import pick_lang
+    from .runs.explain import Scorer
     from .store import open_store
 
-    from .runs.explain import Scorer
-
     tcfg = config.table(table)
+    texts = tuple(f.name for f in tcfg.fields if f.kind == "text") if fmt == "html" else ()  # excerpts
+    sort = sort or ("size" if fmt in ("table", "html") else None)
     store = open_store(config.store_url, read_only=True)
     try:
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run,
+            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, sort=sort,
+                                min_size=min_size, limit=limit, extra_columns=texts,
                                 scorer=Scorer.of(config, tcfg, store))
     finally:
         store.close()
-    return render(data, fmt, tcfg.display), len(data["groups"])
+    text = render(data, fmt, tcfg.display, width=shutil.get_terminal_size((100, 24)).columns,
+                  lang=pick_lang(lang), excerpt=texts)
+    return text, len(data["groups"])
 
 
 @main.command()
@@ -196,23 +205,41 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @main.command()
 @click.option("-t", "--table", help="Configured table (optional when the config has one table).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
-              show_default=True, help="json: the documented report; csv: key,group; table: for a terminal.")
+              show_default=True, help="json: the documented report; csv: key, group, display columns, closest link and its "
+                   "similarity; table: for a terminal; html: a page for caseworkers.")
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
 @click.option("--since-last-run", is_flag=True,
               help="Only the groups the table's last successful run created or changed.")
+@click.option("--sort", type=click.Choice(["size", "key", "newest"]),
+              help="Group order: size (largest first; default for table and html), key (lowest key), "
+                   "newest (changed by the latest runs first). json and csv default to group id order.")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N", help="Show only the first N groups.")
+@click.option("--min-size", type=click.IntRange(min=2), default=2, show_default=True, metavar="N",
+              help="Only groups of at least N rows.")
+@click.option("--lang", type=click.Choice(["zh", "en"]),
+              help="Language of the html report (default: from LC_ALL / LC_MESSAGES / LANG).")
 @click.pass_obj
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
-           since_last_run: bool) -> None:
+           since_last_run: bool, sort: str | None, limit: int | None, min_size: int, lang: str | None) -> None:
     """Show the duplicate groups of a table, as its runs left them.
 
     Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
-    directory, or a `mode=ro` URI) can be reported.
+    directory, or a `mode=ro` URI) can be reported. On a terminal the table goes through a pager;
+    lines fit the terminal's width.
     """
     check_output(output)
-    text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run)
+    text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
+                                 sort=sort, min_size=min_size, limit=limit, lang=lang)
+    if fmt == "table" and not output and stdout_is_terminal():
+        click.echo_via_pager(text)
+        return
     emit(text, output, f"wrote {n_groups} groups to {output}")
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def emit(text: str, output: str | None, done: str) -> None:
@@ -268,6 +295,8 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
 
     if use_decisions:
         check_output(output)
+        from .cli_review import eval_decisions
+
         return eval_decisions(obj.config(), table, fmt, output)
     if bool(truth_file) == bool(truth_column):
         raise ConfigError("give either --truth FILE.csv or --truth-column COLUMN (or --decisions)")
@@ -289,29 +318,6 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
         text = render_eval_html(result) if fmt == "html" else render_eval_text(result)
     c = result["current"]
     emit(text, output, f"precision {c['precision']:.4f}, recall {c['recall']:.4f}, F1 {c['f1']:.4f}; wrote {output}")
-
-
-def eval_decisions(config: Config, table: str | None, fmt: str, output: str | None) -> None:
-    """`dedup eval --decisions`: a threshold suggested from the stored decisions (dedup.eval.partial)."""
-    import json
-
-    from .errors import ConfigError
-    from .eval.partial import decision_quality, render_decision_quality
-    from .runs.explain import Scorer
-    from .store import open_store
-
-    tcfg = config.table(table)
-    store = open_store(config.store_url, read_only=True)
-    try:
-        scorer = Scorer.of(config, tcfg, store)
-        if scorer is None:
-            raise ConfigError(f"nothing stored for {tcfg.name!r} under these settings: run `dedup full` first")
-        result = decision_quality(scorer, store.decisions(tcfg.name))
-    finally:
-        store.close()
-    text = json.dumps(result, ensure_ascii=False, indent=2) + "\n" if fmt == "json" else render_decision_quality(result)
-    s = result.get("suggested")
-    emit(text, output, f"suggested {result['knob']} {s['threshold']}; wrote {output}" if s else f"wrote {output}")
 
 
 @main.command()

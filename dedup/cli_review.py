@@ -249,3 +249,25 @@ def read_decisions_csv(path: str, when: _dt.datetime) -> list[Decision]:
             except ValueError as e:
                 raise ConfigError(f"{path}: line {n}: {e}") from None
     return out
+
+
+def eval_decisions(config, table: str | None, fmt: str, output: str | None) -> None:
+    """`dedup eval --decisions`: a threshold suggested from the stored decisions (dedup.eval.partial)."""
+    import json
+
+    from .eval.partial import decision_quality, render_decision_quality
+    from .runs.explain import Scorer
+    from .store import open_store
+
+    tcfg = config.table(table)
+    store = open_store(config.store_url, read_only=True)
+    try:
+        scorer = Scorer.of(config, tcfg, store)
+        if scorer is None:
+            raise ConfigError(f"nothing stored for {tcfg.name!r} under these settings: run `dedup full` first")
+        result = decision_quality(scorer, store.decisions(tcfg.name))
+    finally:
+        store.close()
+    text = json.dumps(result, ensure_ascii=False, indent=2) + "\n" if fmt == "json" else render_decision_quality(result)
+    s = result.get("suggested")
+    emit(text, output, f"suggested {result['knob']} {s['threshold']}; wrote {output}" if s else f"wrote {output}")

@@ -131,7 +131,7 @@ def test_a_pair_decided_same_joins_two_groups_and_stays_joined_after_full(projec
     again = membership(rep)
     assert again[a] == again[b]
     group = next(g for g in rep["groups"] if g["group"] == again[a])
-    assert {"a": min(a, b, key=int), "b": max(a, b, key=int), "verdict": SAME} in group["decisions"]
+    assert {"a": min(a, b, key=int), "b": max(a, b, key=int), "decision": SAME} in group["decisions"]
     assert any(p.get("decision") == SAME for p in group["pairs"])
 
 

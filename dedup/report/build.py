@@ -4,17 +4,41 @@ from __future__ import annotations
 
 from ..config.model import Config, TableConfig
 from ..db.source import Source
+from ..index.groups import Group
+from ..index.keys import key_sort
 from ..store import Store
 from ..text.normalize import value_to_text
+from .links import closest_links
+
+SORTS = ("size", "key", "newest")
+
+
+def order_groups(groups: list[Group], sort: str | None) -> list[Group]:
+    """``size``: largest first; ``key``: by each group's lowest key; ``newest``: the groups the latest
+    runs changed first; None: as stored (by id). Ties keep the id order."""
+    by_id = sorted(groups, key=lambda g: g.id)
+    if sort is None:
+        return by_id
+    if sort == "size":
+        return sorted(by_id, key=lambda g: -g.size)
+    if sort == "key":
+        return sorted(by_id, key=lambda g: key_sort(g.keys[0]) if g.keys else (2, 0, ""))
+    if sort == "newest":
+        return sorted(by_id, key=lambda g: (-(g.updated_run or 0), -(g.created_run or 0), -g.id))
+    raise ValueError(f"unknown sort {sort!r} (use {', '.join(SORTS)})")
 
 
 def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
-                 since_last_run: bool = False, scorer=None) -> dict:
+                 since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
+                 limit: int | None = None, extra_columns: tuple[str, ...] = (), scorer=None) -> dict:
     """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
 
-    ``since_last_run`` keeps only the groups the last successful run created or changed.
-    ``scorer`` (dedup.runs.explain.Scorer): each pair also carries its similarity (and per-field
-    similarities), each row its strongest link in the group. Decisions on the group's rows are listed.
+    ``since_last_run`` keeps only the groups the last successful run created or changed; ``sort``,
+    ``min_size`` and ``limit`` choose and order the groups (the groups left out are counted in
+    ``omitted_groups``). ``extra_columns`` are read too (the HTML report's text excerpts). A row the
+    source no longer has is marked ``"deleted": true``. ``scorer`` (dedup.runs.explain.Scorer): each
+    pair also carries its similarity and per-field similarities, each row its strongest link in the
+    group (``link``, ``similarity``). Decisions on a group's rows are listed in its ``decisions``.
     """
     state = store.state(table.name)
     if state is None:
@@ -26,32 +50,14 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     if since_last_run:
         last_run = next((r for r in store.runs(table.name, limit=50) if r.status == "ok"), None)
         groups = [g for g in groups if last_run is not None and g.updated_run == last_run.id]
-    keys = [k for g in groups for k in g.keys]
-    values = source.fetch(keys, table.display) if source is not None else {}
-    scored = scorer.pairs([(p.a, p.b) for g in groups for p in g.pairs]) if scorer is not None and groups else {}
+    chosen = [g for g in order_groups(groups, sort) if g.size >= min_size]
+    chosen = chosen if limit is None else chosen[:max(limit, 0)]
+    columns = tuple(dict.fromkeys((*table.display, *extra_columns)))
+    keys = [k for g in chosen for k in g.keys]
+    values = source.fetch(keys, columns) if source is not None else {}
+    scored = scorer.pairs([(p.a, p.b) for g in chosen for p in g.pairs]) if scorer is not None and chosen else {}
     decided = _decisions_by_key(store, table.name, keys)
-    out_groups = []
-    for g in groups:
-        pairs = [_pair(p, scored, decided) for p in g.pairs]
-        links = _strongest_links(pairs)
-        rows = []
-        for k, d in zip(g.keys, g.distances):
-            row = {"key": k, "distance": d, **links.get(k, {})}
-            vals = values.get(k, {})
-            for col in table.display:
-                if col not in row:
-                    row[col] = value_to_text(vals.get(col))
-            rows.append(row)
-        entry = {
-            "group": g.id, "size": g.size, "rows": rows,
-            "pairs": pairs,
-        }
-        on_group = {(x.a, x.b): x for k in g.keys for x in decided.get(k, ())}
-        if on_group:
-            entry["decisions"] = [{"a": x.a, "b": x.b, "verdict": x.verdict} for x in on_group.values()]
-        if g.merged_from:
-            entry["merged_from"] = list(g.merged_from)
-        out_groups.append(entry)
+    out_groups = [_group_entry(g, values, table, columns, source is not None, scored, decided) for g in chosen]
     out = {
         "table": table.name,
         "max_distance": int(state.version.get("max_distance", config.max_distance)),
@@ -59,15 +65,42 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         "groups": out_groups,
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
+    if len(chosen) < len(groups):
+        out["omitted_groups"] = len(groups) - len(chosen)
     if since_last_run:
         out["since_run"] = None if last_run is None else {
             "id": last_run.id, "kind": last_run.kind, "finished_at": str(last_run.finished_at)}
     return out
 
 
+def _group_entry(g: Group, values: dict, table: TableConfig, columns: tuple[str, ...], read: bool,
+                 scored: dict, decided: dict) -> dict:
+    pairs = [_pair(p, scored, decided) for p in g.pairs]
+    links = closest_links({"pairs": pairs}) if scored else {}
+    rows = []
+    for k, d in zip(g.keys, g.distances):
+        row = {"key": k, "distance": d}
+        if k in links:
+            row["link"], row["similarity"] = links[k][0], round(links[k][1], 4)
+        vals = values.get(k)
+        for col in columns:
+            if col not in row:
+                row[col] = value_to_text((vals or {}).get(col))
+        if read and vals is None:
+            row["deleted"] = True  # a stored key the source no longer has
+        rows.append(row)
+    entry = {"group": g.id, "size": g.size, "rows": rows, "pairs": pairs}
+    on_group = {x.pair: x for k in g.keys for x in decided.get(k, ())}
+    if on_group:  # "decision" as a pair's: what the HTML report reads
+        entry["decisions"] = [{"a": x.a, "b": x.b, "decision": x.verdict} for x in on_group.values()]
+    if g.merged_from:
+        entry["merged_from"] = list(g.merged_from)
+    return entry
+
+
 def _decisions_by_key(store: Store, table: str, keys: list[str]) -> dict:
     out: dict = {}
-    for x in store.decisions(table, keys) if keys and hasattr(store, "decisions") else ():
+    for x in store.decisions(table, keys) if keys else ():
         for k in x.pair:
             out.setdefault(k, []).append(x)
     return out
@@ -79,15 +112,3 @@ def _pair(p, scored: dict, decided: dict) -> dict:
     if verdict:
         out["decision"] = verdict
     return out
-
-
-def _strongest_links(pairs: list[dict]) -> dict[str, dict]:
-    """Each row's strongest link among the group's pairs: the highest similarity, else the smallest distance."""
-    best: dict[str, tuple] = {}
-    for p in pairs:
-        sim = p.get("similarity")
-        rank = (sim if sim is not None else -2.0, -p["distance"])
-        for k, other in ((p["a"], p["b"]), (p["b"], p["a"])):
-            if k not in best or rank > best[k][0]:
-                best[k] = (rank, {"link": other, **({"similarity": sim} if sim is not None else {})})
-    return {k: v for k, (_, v) in best.items()}
