@@ -244,3 +244,19 @@ def test_side_by_side_lines_keep_their_width_with_wide_characters():
     assert body and all(_width(line.split(" | ")[0]) == 29 for line in body)
     assert "[三]" in lines[-1] or any("[三]" in line for line in body)
     assert any("[两]" in line.split(" | ")[1] for line in body)
+
+
+def test_decisions_csv_reads_what_export_writes_and_refuses_a_bad_verdict(tmp_path):
+    from dedup.cli_review import read_decisions_csv
+    from dedup.errors import ConfigError
+
+    when = dt.datetime(2026, 1, 2, 3, 4, 5)
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,verdict,decided_at,source,similarity\n'=1,'x,same,,,\n7,3,different,2025-01-01 10:00:00,review,0.5\n",
+                    encoding="utf-8")
+    assert read_decisions_csv(str(path), when) == [
+        Decision("'x", "=1", SAME, when, "import"),  # the quote export adds before a formula goes; another stays
+        Decision("3", "7", DIFFERENT, dt.datetime(2025, 1, 1, 10), "review", 0.5)]
+    path.write_text("1,2,maybe\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="line 1: a decision is one of same, different"):
+        read_decisions_csv(str(path), when)
