@@ -115,7 +115,7 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
 
 
 def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
-                since_last_run: bool = False) -> tuple[str, int]:
+                since_last_run: bool = False, run: int | None = None) -> tuple[str, int]:
     """The rendered report and its number of groups."""
     from .db.source import Source
     from .report import build_report, render
@@ -125,7 +125,7 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
     store = open_store(config.store_url, read_only=True)
     try:
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run)
+            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, run=run)
     finally:
         store.close()
     return render(data, fmt, tcfg.display), len(data["groups"])
@@ -197,19 +197,54 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
 @click.option("--since-last-run", is_flag=True,
-              help="Only the groups the table's last successful run created or changed.")
+              help="Only what the last successful run that changed any group changed (see --run).")
+@click.option("--run", "run", type=int, metavar="N",
+              help="Only the groups run N created or changed (`dedup runs` lists them), its new rows marked.")
 @click.pass_obj
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
-           since_last_run: bool) -> None:
+           since_last_run: bool, run: int | None) -> None:
     """Show the duplicate groups of a table, as its runs left them.
 
+    With --run N or --since-last-run: only the groups that run made new, grew, merged, split or
+    shrank (marked so), rows that were in no group before marked +, and the groups it ended.
     Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
     directory, or a `mode=ro` URI) can be reported.
     """
+    if since_last_run and run is not None:
+        from .errors import ConfigError
+
+        raise ConfigError("give --run N or --since-last-run, not both")
     check_output(output)
-    text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run)
+    text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
+                                 run=run)
     emit(text, output, f"wrote {n_groups} groups to {output}")
+
+
+@main.command()
+@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
+@click.option("-n", "--limit", default=20, show_default=True, type=click.IntRange(1), help="Most recent runs to list.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list, for machines.")
+@click.pass_obj
+@handle_errors
+def runs(obj: Context, table: str | None, limit: int, as_json: bool) -> None:
+    """List a table's runs, most recent first: id, kind, start, status, rows read, and the groups
+    each made new, grew, merged, split, shrank or ended, and the rows that left groups.
+    `dedup report --run N` shows what run N changed. Reads the store without writing to it."""
+    import json
+
+    from .report.runs import runs_json, runs_table
+    from .store import open_store
+
+    config = obj.config()
+    name = config.table(table).name
+    store = open_store(config.store_url, read_only=True)
+    try:
+        history = store.runs(name, limit=limit)
+    finally:
+        store.close()
+    click.echo(json.dumps(runs_json(history), ensure_ascii=False, indent=2) if as_json else runs_table(name, history),
+               nl=as_json)
 
 
 def emit(text: str, output: str | None, done: str) -> None:

@@ -6,13 +6,16 @@ from ..config.model import Config, TableConfig
 from ..db.source import Source
 from ..store import Store
 from ..text.normalize import value_to_text
+from .runs import change_entry, run_scope
 
 
 def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
-                 since_last_run: bool = False) -> dict:
+                 since_last_run: bool = False, run: int | None = None) -> dict:
     """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
 
-    ``since_last_run`` keeps only the groups the last successful run created or changed.
+    ``run`` keeps only the groups run N changed, each with a ``change`` (what the run did) and its
+    rows that were in no group before marked ``new``; the groups it ended are listed in ``gone``.
+    ``since_last_run`` does so for the last successful run that changed any group (dedup.report.runs).
     """
     state = store.state(table.name)
     if state is None:
@@ -20,10 +23,10 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
                 "groups": [], "skipped": [],
                 "note": "no run has been recorded for this table yet: run `dedup full` first"}
     groups = store.groups(table.name)
-    last_run = None
-    if since_last_run:
-        last_run = next((r for r in store.runs(table.name, limit=50) if r.status == "ok"), None)
-        groups = [g for g in groups if last_run is not None and g.updated_run == last_run.id]
+    scope = None
+    if since_last_run or run is not None:
+        scope = run_scope(store, table.name, run, groups)
+        groups = scope.groups
     keys = [k for g in groups for k in g.keys]
     values = source.fetch(keys, table.display) if source is not None else {}
     out_groups = []
@@ -31,6 +34,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         rows = []
         for k, d in zip(g.keys, g.distances):
             row = {"key": k, "distance": d}
+            if scope is not None:
+                row["new"] = k in scope.added
             vals = values.get(k, {})
             for col in table.display:
                 if col not in row:
@@ -42,6 +47,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         }
         if g.merged_from:
             entry["merged_from"] = list(g.merged_from)
+        if scope is not None and g.id in scope.changes:
+            entry["change"] = change_entry(scope.changes[g.id])
         out_groups.append(entry)
     out = {
         "table": table.name,
@@ -50,7 +57,9 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         "groups": out_groups,
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
-    if since_last_run:
-        out["since_run"] = None if last_run is None else {
-            "id": last_run.id, "kind": last_run.kind, "finished_at": str(last_run.finished_at)}
+    if scope is not None:
+        out["run"] = scope.describe()
+        out["gone"] = [{"group": c.group, "rows": c.removed, "merged_into": c.merged_into} for c in scope.gone]
+        if since_last_run:
+            out["since_run"] = out["run"]
     return out

@@ -106,21 +106,27 @@ def to_table(report: dict, display: tuple[str, ...] = (), text_width: int = 40) 
              f"({recipe_line(report)})"]
     if report.get("note"):
         lines.append(visible(report["note"]))
+    if "run" in report:
+        lines.append(run_line(report))
     cols = [c for c in display if c not in ("key", "distance")]
     for g in groups:
         lines.append("")
         worst = max((p["distance"] for p in g["pairs"]), default=0)
         merged = f" (merged with groups {', '.join(map(str, g['merged_from']))})" if g.get("merged_from") else ""
-        lines.append(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}")
+        lines.append(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}{change_note(g)}")
         keys = [visible(r["key"]) for r in g["rows"]]
         key_w = max(3, *map(_width, keys))
         for key, r in zip(keys, g["rows"]):
-            cells = [" " * (key_w - _width(key)) + key, f"d={r['distance']}"]
+            cells = [("+ " if r.get("new") else "  ") + " " * (key_w - _width(key)) + key, f"d={r['distance']}"]
             for c in cols:
                 v = r.get(c)
                 if v is not None:
                     cells.append(_clip(v, text_width if _width(str(v)) > 16 else 16))
-            lines.append("  " + "  ".join(cells).rstrip())
+            lines.append("  ".join(cells).rstrip())
+    for gone in report.get("gone") or []:
+        into = f"merged into group {gone['merged_into']}" if gone.get("merged_into") is not None else "ended"
+        lines.append("")
+        lines.append(f"group {gone['group']}: {into} (it had rows {', '.join(visible(k) for k in gone['rows'])})")
     skipped = report.get("skipped") or []
     if skipped:
         unreadable = [s for s in skipped if s["reason"] == "unreadable"]
@@ -130,6 +136,31 @@ def to_table(report: dict, display: tuple[str, ...] = (), text_width: int = 40) 
                          " (" + ", ".join(visible(s["key"]) for s in unreadable[:10]) + ("…" if len(unreadable) > 10 else "")
                          + ")" if unreadable else ""))
     return "\n".join(lines) + "\n"
+
+
+def run_line(report: dict) -> str:
+    """Which run a run report shows, and the mark of its new rows."""
+    run = report.get("run")
+    if run is None:
+        return "no run has changed any group yet"
+    return (f"changes of run {run['id']} ({run['kind']}, finished {run['finished_at']} UTC): {run['new_groups']} new, "
+            f"{run['grown_groups']} grown, {run['merged_groups']} merged, {run['split_groups']} split, "
+            f"{run['dissolved_groups']} gone; + marks rows that were in no group before")
+
+
+def change_note(group: dict) -> str:
+    """' [new, split from 4]': what the report's run did to a group."""
+    c = group.get("change")
+    if not c:
+        return ""
+    words = list(c["kinds"])
+    if c.get("split_from") is not None:
+        words.append(f"split from {c['split_from']}")
+    if c.get("split_into"):
+        words.append(f"split into {', '.join(map(str, c['split_into']))}")
+    if c.get("removed"):
+        words.append(f"{len(c['removed'])} rows left")
+    return f" [{', '.join(words)}]"
 
 
 def to_html(report: dict, display: tuple[str, ...] = ()) -> str:
@@ -149,7 +180,7 @@ def to_html(report: dict, display: tuple[str, ...] = ()) -> str:
         parts.append(f"<h2>group {g['group']} ({g['size']} rows)</h2><table><tr><th>key</th><th>distance</th>"
                      + "".join(f"<th>{esc(c)}</th>" for c in cols) + "</tr>")
         for r in g["rows"]:
-            parts.append(f"<tr><td>{esc(r['key'])}</td><td>{r['distance']}</td>"
+            parts.append(f"<tr><td>{'+ ' if r.get('new') else ''}{esc(r['key'])}</td><td>{r['distance']}</td>"
                          + "".join(f"<td>{esc(str(r.get(c) or ''))}</td>" for c in cols) + "</tr>")
         parts.append("</table>")
     parts.append("</body></html>\n")

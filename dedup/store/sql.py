@@ -81,6 +81,9 @@ class SqlStore:
         self._guard(write)
 
     def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
+        if self.empty:
+            return []
+
         def read():
             r = S.runs.c
             with self.engine.connect() as conn:
