@@ -143,7 +143,7 @@ def run_line(report: dict) -> str:
     run = report.get("run")
     if run is None:
         return "no run has changed any group yet"
-    return (f"changes of run {run['id']} ({run['kind']}, finished {run['finished_at']} UTC): {run['new_groups']} new, "
+    return (f"changes of run {run['id']} ({run['kind']}, finished {run['finished_at'][:19]} UTC): {run['new_groups']} new, "
             f"{run['grown_groups']} grown, {run['merged_groups']} merged, {run['split_groups']} split, "
             f"{run['dissolved_groups']} gone; + marks rows that were in no group before")
 
