@@ -115,7 +115,7 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
 
 
 def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
-                since_last_run: bool = False, run: int | None = None) -> tuple[str, int]:
+                since_last_run: bool = False, run: int | None = None, since_run: int | None = None) -> tuple[str, int]:
     """The rendered report and its number of groups."""
     from .db.source import Source
     from .report import build_report, render
@@ -125,7 +125,7 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
     store = open_store(config.store_url, read_only=True)
     try:
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, run=run)
+            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, run=run, since_run=since_run)
     finally:
         store.close()
     return render(data, fmt, tcfg.display), len(data["groups"])
@@ -200,24 +200,26 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
               help="Only what the last successful run that changed any group changed (see --run).")
 @click.option("--run", "run", type=int, metavar="N",
               help="Only the groups run N created or changed (`dedup runs` lists them), its new rows marked.")
+@click.option("--since-run", "since_run", type=int, metavar="N", help="As --run, for run N and every run after it.")
 @click.pass_obj
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
-           since_last_run: bool, run: int | None) -> None:
+           since_last_run: bool, run: int | None, since_run: int | None) -> None:
     """Show the duplicate groups of a table, as its runs left them.
 
     With --run N or --since-last-run: only the groups that run made new, grew, merged, split or
-    shrank (marked so), rows that were in no group before marked +, and the groups it ended.
+    shrank (marked so), rows that were in no group before marked +, and the groups it ended;
+    --since-run N: the same for run N and every run after it.
     Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
     directory, or a `mode=ro` URI) can be reported.
     """
-    if since_last_run and run is not None:
+    if since_last_run + (run is not None) + (since_run is not None) > 1:
         from .errors import ConfigError
 
-        raise ConfigError("give --run N or --since-last-run, not both")
+        raise ConfigError("give one of --run N, --since-run N and --since-last-run")
     check_output(output)
     text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
-                                 run=run)
+                                 run=run, since_run=since_run)
     emit(text, output, f"wrote {n_groups} groups to {output}")
 
 

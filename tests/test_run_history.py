@@ -101,6 +101,12 @@ def test_full_after_source_edits_keeps_the_ids_of_unchanged_groups_and_records_w
     run1 = report(config, run=first.run_id)  # the groups it made, as they are now (group 2 is gone)
     assert {g["group"]: [r["key"] for r in g["rows"] if r["new"]] for g in run1["groups"]} == {
         1: ["1", "2"], 3: ["5", "6"], 4: ["7", "8"]}
+    # --since-run N: run N and every later run together
+    since1 = report(config, since_run=first.run_id)
+    assert {g["group"]: (g["change"]["kinds"], [r["key"] for r in g["rows"] if r["new"]]) for g in since1["groups"]} == {
+        1: (["new"], ["1", "2"]), 3: (["new", "grown"], ["5", "6", "9"]), 4: (["new", "grown"], ["0", "7", "8"])}
+    assert [g["group"] for g in since1["gone"]] == [2] and since1["run"]["through"] == third.run_id
+    assert [g["group"] for g in report(config, since_run=second.run_id)["groups"]] == [3, 4]
     # a group whose rows all go: new ids stay above every id used before
     delete(source, 5), delete(source, 6), delete(source, 9)
     append(source, [petition(30, TEXTS["A"] + "补充。"), petition(31, TAX), petition(32, TAX)])
@@ -175,3 +181,6 @@ def test_dedup_runs_lists_runs_with_what_they_changed(project, source):
     assert out.exit_code == 2 and "run 7 is not a run of table 'petitions'" in out.output
     out = runner.invoke(main, ["-c", str(project), "report", "--run", "1", "--since-last-run"])
     assert out.exit_code == 2
+    out = runner.invoke(main, ["-c", str(project), "report", "--since-run", "1"])
+    assert out.exit_code == 0 and "changes of runs 1 to 3 (run 1: full, started " in out.output
+    assert "group 5: 2 rows, pair distances up to 0 [new]" in out.output

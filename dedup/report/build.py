@@ -10,12 +10,13 @@ from .runs import change_entry, run_scope
 
 
 def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
-                 since_last_run: bool = False, run: int | None = None) -> dict:
+                 since_last_run: bool = False, run: int | None = None, since_run: int | None = None) -> dict:
     """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
 
     ``run`` keeps only the groups run N changed, each with a ``change`` (what the run did) and its
     rows that were in no group before marked ``new``; the groups it ended are listed in ``gone``.
-    ``since_last_run`` does so for the last successful run that changed any group (dedup.report.runs).
+    ``since_last_run`` does so for the last successful run that changed any group (dedup.report.runs),
+    ``since_run`` for run N and every run after it together.
     """
     state = store.state(table.name)
     if state is None:
@@ -24,8 +25,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
                 "note": "no run has been recorded for this table yet: run `dedup full` first"}
     groups = store.groups(table.name)
     scope = None
-    if since_last_run or run is not None:
-        scope = run_scope(store, table.name, run, groups)
+    if since_last_run or run is not None or since_run is not None:
+        scope = run_scope(store, table.name, run if since_run is None else since_run, groups, since_run is not None)
         groups = scope.groups
     keys = [k for g in groups for k in g.keys]
     values = source.fetch(keys, table.display) if source is not None else {}
@@ -60,6 +61,6 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     if scope is not None:
         out["run"] = scope.describe()
         out["gone"] = [{"group": c.group, "rows": c.removed, "merged_into": c.merged_into} for c in scope.gone]
-        if since_last_run:
+        if since_last_run or since_run is not None:
             out["since_run"] = out["run"]
     return out

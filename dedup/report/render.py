@@ -143,6 +143,9 @@ def run_line(report: dict) -> str:
     run = report.get("run")
     if run is None:
         return "no run has changed any group yet"
+    if run.get("through", run["id"]) != run["id"]:
+        return (f"changes of runs {run['id']} to {run['through']} (run {run['id']}: {run['kind']}, started "
+                f"{run['started_at'][:19]} UTC); + marks rows that were in no group before")
     return (f"changes of run {run['id']} ({run['kind']}, finished {run['finished_at'][:19]} UTC): {run['new_groups']} new, "
             f"{run['grown_groups']} grown, {run['merged_groups']} merged, {run['split_groups']} split, "
             f"{run['dissolved_groups']} gone; + marks rows that were in no group before")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ..errors import ConfigError
 from ..index.groups import Group
 from ..store import GroupChange, RunRecord, Store
+from ..store.model import CHANGE_KINDS
 
 # summary keys of a run's change counts (dedup.runs.lineage.counts), with the `dedup runs` column of each
 COUNTS = (("new_groups", "new"), ("grown_groups", "grown"), ("merged_groups", "merged"), ("split_groups", "split"),
@@ -32,18 +33,21 @@ class RunScope:
     changes: dict[int, GroupChange] = field(default_factory=dict)
     gone: list[GroupChange] = field(default_factory=list)
     added: set[str] = field(default_factory=set)  # rows that were in no group before the run
+    through: int | None = None  # the last run shown: ``run`` itself, or the latest with --since-run
 
     def describe(self) -> dict | None:
         r = self.run
         if r is None:
             return None
-        return {"id": r.id, "kind": r.kind, "status": r.status, "started_at": str(r.started_at),
+        return {"id": r.id, "through": self.through if self.through is not None else r.id, "kind": r.kind,
+                "status": r.status, "started_at": str(r.started_at),
                 "finished_at": str(r.finished_at), **{k: (r.summary or {}).get(k, 0) for k, _ in COUNTS}}
 
 
-def run_scope(store: Store, table: str, run_id: int | None, groups: list[Group]) -> RunScope:
+def run_scope(store: Store, table: str, run_id: int | None, groups: list[Group], since: bool = False) -> RunScope:
     """Run ``run_id``, or (None) the last successful run that changed any group, and the stored groups
-    it changed. A run recorded before runs kept their history shows the groups it last updated."""
+    it changed (``since``: that run and every later one did). A run recorded before runs kept their
+    history shows the groups it last updated."""
     runs = store.runs(table, limit=ALL_RUNS)
     if run_id is not None:
         run = next((r for r in runs if r.id == run_id), None)
@@ -55,10 +59,25 @@ def run_scope(store: Store, table: str, run_id: int | None, groups: list[Group])
         return RunScope(None)
     if "rows_left_groups" not in (run.summary or {}):  # before the run history
         return RunScope(run, [g for g in groups if g.updated_run == run.id])
-    changes = {c.group: c for c in store.run_changes(table, run.id)}
-    shown = [g for g in groups if g.id in changes and "gone" not in changes[g.id].kinds]
-    return RunScope(run, shown, changes, [c for c in changes.values() if "gone" in c.kinds],
-                    {k for g in shown for k in changes[g.id].added})
+    changes: dict[int, GroupChange] = {}
+    for r in sorted((r for r in runs if r.id >= run.id), key=lambda r: r.id) if since else [run]:
+        for c in store.run_changes(table, r.id):
+            changes[c.group] = _combined(changes[c.group], c) if c.group in changes else c
+    live = {g.id for g in groups}
+    shown = [g for g in groups if g.id in changes]
+    return RunScope(run, shown, changes, [c for c in changes.values() if "gone" in c.kinds and c.group not in live],
+                    {k for g in shown for k in set(changes[g.id].added) & set(g.keys)},
+                    max(r.id for r in runs) if since else run.id)
+
+
+def _combined(a: GroupChange, b: GroupChange) -> GroupChange:
+    """What an earlier run (a) and a later one (b) did to one group id, together."""
+    kinds = set(a.kinds) | set(b.kinds)
+    return GroupChange(a.group, [k for k in CHANGE_KINDS if k in kinds], b.size,
+                       list(dict.fromkeys(a.added + b.added)), list(dict.fromkeys(a.removed + b.removed)),
+                       list(dict.fromkeys(a.merged_from + b.merged_from)), b.merged_into,
+                       list(dict.fromkeys(a.split_into + b.split_into)),
+                       a.split_from if a.split_from is not None else b.split_from)
 
 
 def change_entry(c: GroupChange) -> dict:
