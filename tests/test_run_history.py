@@ -186,3 +186,25 @@ def test_dedup_runs_lists_runs_with_what_they_changed(project, source):
     assert "group 5: 2 rows, pair distances up to 0 [new]" in out.output
     out = runner.invoke(main, ["-c", str(project), "full", "-q"])  # finds the same groups: says nothing changed
     assert "; since the last run 0 new, 0 grown, 0 merged, 0 split, 0 gone, 0 rows left groups, " in out.output
+
+
+def test_a_run_recorded_before_the_history_shows_the_groups_it_last_updated(tmp_path):
+    import datetime as dt
+
+    import numpy as np
+
+    from dedup.index.groups import Group, Pair
+    from dedup.store import RunRecord, TableSnapshot
+
+    config = config_for(f"sqlite:///{tmp_path / 'src.db'}", f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS)
+    store = open_store(config.store_url)
+    run_id = store.start_run(RunRecord("petitions", "full", dt.datetime(2026, 1, 1)))
+    groups = [Group(4, ["1", "2"], [0, 1], [Pair("1", "2", 1)], run_id, run_id)]
+    store.replace_table(TableSnapshot("petitions", run_id, ["1", "2"], np.array([1, 3], dtype=np.uint64), groups, [],
+                                      {"max_distance": 3}, None))
+    store.finish_run(run_id, "ok", {"rows": 2, "groups": 1})  # a summary as older versions wrote it
+    store.close()
+    since = report(config, since_last_run=True)
+    assert since["run"]["id"] == run_id and since["gone"] == []
+    assert [(g["group"], "change" in g, [r["new"] for r in g["rows"]]) for g in since["groups"]] == [
+        (4, False, [False, False])]
