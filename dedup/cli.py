@@ -115,20 +115,31 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
 
 
 def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
-                since_last_run: bool = False, run: int | None = None, since_run: int | None = None) -> tuple[str, int]:
-    """The rendered report and its number of groups."""
+                since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
+                limit: int | None = None, lang: str | None = None, run: int | None = None,
+                since_run: int | None = None) -> tuple[str, int]:
+    """The rendered report and its number of groups. ``sort`` None: largest groups first for people
+    (table, html), by group id for machines (json, csv)."""
+    import shutil
+
     from .db.source import Source
     from .report import build_report, render
+    from .report.labels import pick_lang
     from .store import open_store
 
     tcfg = config.table(table)
+    texts = tuple(f.name for f in tcfg.fields if f.kind == "text") if fmt == "html" else ()  # excerpts
+    sort = sort or ("size" if fmt in ("table", "html") else None)
     store = open_store(config.store_url, read_only=True)
     try:
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, run=run, since_run=since_run)
+            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, sort=sort,
+                                min_size=min_size, limit=limit, extra_columns=texts, run=run, since_run=since_run)
     finally:
         store.close()
-    return render(data, fmt, tcfg.display), len(data["groups"])
+    text = render(data, fmt, tcfg.display, width=shutil.get_terminal_size((100, 24)).columns,
+                  lang=pick_lang(lang), excerpt=texts)
+    return text, len(data["groups"])
 
 
 @main.command()
@@ -193,7 +204,8 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @main.command()
 @click.option("-t", "--table", help="Configured table (optional when the config has one table).")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
-              show_default=True, help="json: the documented report; csv: key,group; table: for a terminal.")
+              show_default=True, help="json: the documented report; csv: key, group, display columns, closest link and its "
+                   "similarity; table: for a terminal; html: a page for caseworkers.")
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
 @click.option("--since-last-run", is_flag=True,
@@ -201,17 +213,28 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @click.option("--run", "run", type=int, metavar="N",
               help="Only the groups run N created or changed (`dedup runs` lists them), its new rows marked.")
 @click.option("--since-run", "since_run", type=int, metavar="N", help="As --run, for run N and every run after it.")
+@click.option("--sort", type=click.Choice(["size", "key", "newest"]),
+              help="Group order: size (largest first; default for table and html), key (lowest key), "
+                   "newest (changed by the latest runs first). json and csv default to group id order.")
+@click.option("--limit", type=click.IntRange(min=0), metavar="N", help="Show only the first N groups.")
+@click.option("--min-size", type=click.IntRange(min=2), default=2, show_default=True, metavar="N",
+              help="Only groups of at least N rows.")
+@click.option("--lang", type=click.Choice(["zh", "en"]),
+              help="Language of the html report (default: from LC_ALL / LC_MESSAGES / LANG).")
 @click.pass_obj
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
-           since_last_run: bool, run: int | None, since_run: int | None) -> None:
+           since_last_run: bool, sort: str | None, limit: int | None, min_size: int, lang: str | None,
+           run: int | None, since_run: int | None) -> None:
     """Show the duplicate groups of a table, as its runs left them.
+
+    Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
+    directory, or a `mode=ro` URI) can be reported. On a terminal the table goes through a pager;
+    lines fit the terminal's width.
 
     With --run N or --since-last-run: only the groups that run made new, grew, merged, split or
     shrank (marked so), rows that were in no group before marked +, and the groups it ended;
     --since-run N: the same for run N and every run after it.
-    Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
-    directory, or a `mode=ro` URI) can be reported.
     """
     if since_last_run + (run is not None) + (since_run is not None) > 1:
         from .errors import ConfigError
@@ -219,8 +242,15 @@ def report(obj: Context, table: str | None, fmt: str, output: str | None, no_sou
         raise ConfigError("give one of --run N, --since-run N and --since-last-run")
     check_output(output)
     text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
-                                 run=run, since_run=since_run)
+                                 sort=sort, min_size=min_size, limit=limit, lang=lang, run=run, since_run=since_run)
+    if fmt == "table" and not output and stdout_is_terminal():
+        click.echo_via_pager(text)
+        return
     emit(text, output, f"wrote {n_groups} groups to {output}")
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 @main.command()
@@ -233,20 +263,9 @@ def runs(obj: Context, table: str | None, limit: int, as_json: bool) -> None:
     """List a table's runs, most recent first: id, kind, start, status, rows read, and the groups
     each made new, grew, merged, split, shrank or ended, and the rows that left groups.
     `dedup report --run N` shows what run N changed. Reads the store without writing to it."""
-    import json
+    from .report.runs import runs_text
 
-    from .report.runs import runs_json, runs_table
-    from .store import open_store
-
-    config = obj.config()
-    name = config.table(table).name
-    store = open_store(config.store_url, read_only=True)
-    try:
-        history = store.runs(name, limit=limit)
-    finally:
-        store.close()
-    click.echo(json.dumps(runs_json(history), ensure_ascii=False, indent=2) if as_json else runs_table(name, history),
-               nl=as_json)
+    click.echo(runs_text(obj.config(), table, limit, as_json), nl=False)
 
 
 def emit(text: str, output: str | None, done: str) -> None:

@@ -96,14 +96,15 @@ def test_full_then_report_in_every_format(runner, project, tmp_path):
     assert data["skipped"] == [{"key": "4", "reason": "no_features", "detail": "every field is empty"}]
 
     csv_out = runner.invoke(main, ["-c", str(project), "report", "-f", "csv"])
-    assert csv_out.output == "key,group\n1,1\n3,1\n"
+    assert csv_out.output == ("key,group,name,title,linked_to,similarity\n"
+                              "1,1,张三,噪音扰民,3,1.000\n3,1,张三,噪音扰民,1,1.000\n")
 
     table = runner.invoke(main, ["-c", str(project), "report"])
     assert "group 1: 2 rows" in table.output and "张三" in table.output and "噪音扰民" in table.output
 
     target = tmp_path / "r.html"
-    html_out = runner.invoke(main, ["-c", str(project), "report", "-f", "html", "-o", str(target)])
-    assert html_out.exit_code == 0 and "<h2>group 1 (2 rows)</h2>" in target.read_text(encoding="utf-8")
+    html_out = runner.invoke(main, ["-c", str(project), "report", "-f", "html", "-o", str(target), "--lang", "en"])
+    assert html_out.exit_code == 0 and ">Group 1</a> · 2 rows</h2>" in target.read_text(encoding="utf-8")
 
 
 def test_report_before_any_run_says_so(runner, project):

@@ -29,6 +29,7 @@ from test_pipeline import BASE, OTHER
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_KEYS = ["=cmd|' /C calc'!A0", "+k", "-5", "@k", "\tk", "\rk", "a\x1b]0;pwned\x07", "b\nc", "k=1"]
+CSV_1_3 = "key,group,name,linked_to,similarity\n1,1,张三,3,1.000\n3,1,张三,1,1.000\n"
 CONTROL = [chr(c) for c in range(32) if c != 10] + ["\x7f", "\x9b"]
 
 
@@ -58,10 +59,18 @@ def project(tmp_path, runner):
 
 def test_csv_cells_that_start_like_a_formula_get_a_quote():
     report = {"groups": [{"group": 7, "rows": [{"key": k} for k in HOSTILE_KEYS]}]}
-    assert list(csv.reader(io.StringIO(to_csv(report))))[1:] == [["'" * (k[0] in "=+-@\t\r") + k, "7"]
+    assert list(csv.reader(io.StringIO(to_csv(report))))[1:] == [["'" * (k[0] in "=+-@\t\r") + k, "7", "", ""]
                                                                  for k in HOSTILE_KEYS]
-    assert to_csv(report) == ("key,group\n'=cmd|' /C calc'!A0,7\n'+k,7\n'-5,7\n'@k,7\n'\tk,7\n\"'\rk\",\"7\"\n"
-                              "a\x1b]0;pwned\x07,7\n\"b\nc\",7\nk=1,7\n")
+    assert to_csv(report) == ("key,group,linked_to,similarity\n'=cmd|' /C calc'!A0,7,,\n'+k,7,,\n'-5,7,,\n'@k,7,,\n"
+                              "'\tk,7,,\n\"'\rk\",\"7\",\"\",\"\"\na\x1b]0;pwned\x07,7,,\n\"b\nc\",7,,\nk=1,7,,\n")
+
+
+def test_csv_display_values_and_links_are_neutralised_too():
+    report = {"groups": [{"group": 1, "rows": [{"key": "1", "distance": 0, "name": "=1+1", "city": None},
+                                               {"key": "-2", "distance": 3, "name": "@x", "city": "北京"}],
+                          "pairs": [{"a": "1", "b": "-2", "distance": 3}]}]}
+    assert to_csv(report, ("name", "city")) == ("key,group,name,city,linked_to,similarity\n"
+                                                "1,1,'=1+1,,'-2,0.953\n'-2,1,'@x,北京,1,0.953\n")
 
 
 def test_report_csv_and_table_on_hostile_keys_on_each_database(runner, db_url, tmp_path):
@@ -74,12 +83,12 @@ def test_report_csv_and_table_on_hostile_keys_on_each_database(runner, db_url, t
     assert runner.invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
     out = runner.invoke(main, ["-c", str(cfg), "report", "-f", "csv"])
     assert out.exit_code == 0
-    assert sorted(out.output.splitlines()[1:]) == sorted(
-        ["'=cmd|' /C calc'!A0,1", "'-5,1", "'@k,1", "a\x1b]0;pwned\x07,1", '"b', 'c",1'])
+    assert [r[:2] for r in csv.reader(io.StringIO(out.output))][1:] == [
+        ["'-5", "1"], ["'=cmd|' /C calc'!A0", "1"], ["'@k", "1"], ["a\x1b]0;pwned\x07", "1"], ["b\nc", "1"]]
     table = runner.invoke(main, ["-c", str(cfg), "report"]).output
     assert not set(CONTROL) & set(table)
-    assert table == ("petitions: 1 duplicate groups, 5 rows "
-                     "(matched by MinHash signatures; distance: fingerprint bits that differ)\n\n"
+    assert table == ("petitions: 1 duplicate groups, 5 rows "  # wrapped at 100 columns, off a terminal
+                     "(matched by MinHash signatures; distance: fingerprint bits\nthat differ)\n\n"
                      "group 1: 5 rows, pair distances up to 0\n"
                      "                  -5  d=0  \\x1b[1mX\n"
                      "  =cmd|' /C calc'!A0  d=0  \\x1b[1mX\n"
@@ -227,14 +236,14 @@ def test_report_reads_a_store_in_a_read_only_directory(runner, tmp_path):
                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     finally:
         os.chmod(tmp_path / "st", 0o755)
-    assert (out.returncode, out.stdout, out.stderr) == (0, "key,group\n1,1\n3,1\n", "")
+    assert (out.returncode, out.stdout, out.stderr) == (0, CSV_1_3, "")
     assert sorted(p.name for p in (tmp_path / "st").iterdir()) == before
 
 
 def test_a_sqlite_uri_store_is_honoured(runner, project, tmp_path):
     ro = config_file(tmp_path, "sqlite:///src.db", "sqlite:///file:store.db?mode=ro")
     out = runner.invoke(main, ["-c", str(ro), "report", "-f", "csv"])
-    assert (out.exit_code, out.output) == (0, "key,group\n1,1\n3,1\n")
+    assert (out.exit_code, out.output) == (0, CSV_1_3)
     out = runner.invoke(main, ["-c", str(ro), "full", "-q"])
     assert out.exit_code == 1 and out.output.endswith("attempt to write a readonly database\n")
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("file:")]  # no file named "file:store.db…"

@@ -290,8 +290,9 @@ class Source:
         return tuple(out), ok
 
     def fetch(self, keys: list[str], columns: tuple[str, ...]) -> dict[str, dict]:
-        """Values of ``columns`` for the rows with these keys (missing rows are left out)."""
-        if not keys or not columns:
+        """Values of ``columns`` for the rows with these keys (missing rows are left out, so with no
+        columns this tells which keys the source still has)."""
+        if not keys:
             return {}
         cols = [self.key] + [self.table.c[c] for c in columns if c != self.key.name]
         typed = [self._typed_key(k) for k in keys]

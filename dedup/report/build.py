@@ -4,14 +4,40 @@ from __future__ import annotations
 
 from ..config.model import Config, TableConfig
 from ..db.source import Source
+from ..index.groups import Group
+from ..index.keys import key_sort
 from ..store import Store
 from ..text.normalize import value_to_text
-from .runs import change_entry, run_scope
+from .runs import RunScope, change_entry, run_scope
+
+SORTS = ("size", "key", "newest")
+
+
+def order_groups(groups: list[Group], sort: str | None) -> list[Group]:
+    """``size``: largest first; ``key``: by each group's lowest key; ``newest``: the groups the latest
+    runs changed first; None: as stored (by id). Ties keep the id order."""
+    by_id = sorted(groups, key=lambda g: g.id)
+    if sort is None:
+        return by_id
+    if sort == "size":
+        return sorted(by_id, key=lambda g: -g.size)
+    if sort == "key":
+        return sorted(by_id, key=lambda g: key_sort(g.keys[0]) if g.keys else (2, 0, ""))
+    if sort == "newest":
+        return sorted(by_id, key=lambda g: (-(g.updated_run or 0), -(g.created_run or 0), -g.id))
+    raise ValueError(f"unknown sort {sort!r} (use {', '.join(SORTS)})")
 
 
 def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
-                 since_last_run: bool = False, run: int | None = None, since_run: int | None = None) -> dict:
+                 since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
+                 limit: int | None = None, extra_columns: tuple[str, ...] = (), run: int | None = None,
+                 since_run: int | None = None) -> dict:
     """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
+
+    ``since_last_run`` keeps only the groups the last successful run created or changed; ``sort``,
+    ``min_size`` and ``limit`` choose and order the groups (the groups left out are counted in
+    ``omitted_groups``). ``extra_columns`` are read too (the HTML report's text excerpts). A row the
+    source no longer has is marked ``"deleted": true``.
 
     ``run`` keeps only the groups run N changed, each with a ``change`` (what the run did) and its
     rows that were in no group before marked ``new``; the groups it ended are listed in ``gone``.
@@ -28,29 +54,12 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     if since_last_run or run is not None or since_run is not None:
         scope = run_scope(store, table.name, run if since_run is None else since_run, groups, since_run is not None)
         groups = scope.groups
-    keys = [k for g in groups for k in g.keys]
-    values = source.fetch(keys, table.display) if source is not None else {}
-    out_groups = []
-    for g in groups:
-        rows = []
-        for k, d in zip(g.keys, g.distances):
-            row = {"key": k, "distance": d}
-            if scope is not None:
-                row["new"] = k in scope.added
-            vals = values.get(k, {})
-            for col in table.display:
-                if col not in row:
-                    row[col] = value_to_text(vals.get(col))
-            rows.append(row)
-        entry = {
-            "group": g.id, "size": g.size, "rows": rows,
-            "pairs": [{"a": p.a, "b": p.b, "distance": p.distance} for p in g.pairs],
-        }
-        if g.merged_from:
-            entry["merged_from"] = list(g.merged_from)
-        if scope is not None and g.id in scope.changes:
-            entry["change"] = change_entry(scope.changes[g.id])
-        out_groups.append(entry)
+    chosen = [g for g in order_groups(groups, sort) if g.size >= min_size]
+    chosen = chosen if limit is None else chosen[:max(limit, 0)]
+    columns = tuple(dict.fromkeys((*table.display, *extra_columns)))
+    keys = [k for g in chosen for k in g.keys]
+    values = source.fetch(keys, columns) if source is not None else {}
+    out_groups = [_group_entry(g, values, table, columns, source is not None, scope) for g in chosen]
     out = {
         "table": table.name,
         "max_distance": int(state.version.get("max_distance", config.max_distance)),
@@ -58,9 +67,34 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         "groups": out_groups,
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
+    if len(chosen) < len(groups):
+        out["omitted_groups"] = len(groups) - len(chosen)
     if scope is not None:
         out["run"] = scope.describe()
         out["gone"] = [{"group": c.group, "rows": c.removed, "merged_into": c.merged_into} for c in scope.gone]
         if since_last_run or since_run is not None:
             out["since_run"] = out["run"]
     return out
+
+
+def _group_entry(g: Group, values: dict, table: TableConfig, columns: tuple[str, ...], read: bool,
+                 scope: RunScope | None = None) -> dict:
+    rows = []
+    for k, d in zip(g.keys, g.distances):
+        row = {"key": k, "distance": d}
+        if scope is not None:
+            row["new"] = k in scope.added
+        vals = values.get(k)
+        for col in columns:
+            if col not in row:
+                row[col] = value_to_text((vals or {}).get(col))
+        if read and vals is None:
+            row["deleted"] = True  # a stored key the source no longer has
+        rows.append(row)
+    entry = {"group": g.id, "size": g.size, "rows": rows,
+             "pairs": [{"a": p.a, "b": p.b, "distance": p.distance} for p in g.pairs]}
+    if g.merged_from:
+        entry["merged_from"] = list(g.merged_from)
+    if scope is not None and g.id in scope.changes:
+        entry["change"] = change_entry(scope.changes[g.id])
+    return entry

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
+from ..config.model import Config
 from ..errors import ConfigError
 from ..index.groups import Group
-from ..store import GroupChange, RunRecord, Store
+from ..store import GroupChange, RunRecord, Store, open_store
 from ..store.model import CHANGE_KINDS
 
 # summary keys of a run's change counts (dedup.runs.lineage.counts), with the `dedup runs` column of each
@@ -84,6 +86,17 @@ def change_entry(c: GroupChange) -> dict:
     """A group's ``change`` in the report JSON."""
     return {"kinds": list(c.kinds), "added": list(c.added), "removed": list(c.removed),
             "merged_from": list(c.merged_from), "split_into": list(c.split_into), "split_from": c.split_from}
+
+
+def runs_text(config: Config, table: str | None, limit: int, as_json: bool = False) -> str:
+    """`dedup runs`: the table's most recent runs, as text or JSON, from the store opened read-only."""
+    name = config.table(table).name
+    store = open_store(config.store_url, read_only=True)
+    try:
+        history = store.runs(name, limit=limit)
+    finally:
+        store.close()
+    return json.dumps(runs_json(history), ensure_ascii=False, indent=2) + "\n" if as_json else runs_table(name, history)
 
 
 def runs_table(table: str, runs: list[RunRecord]) -> str:

@@ -1,0 +1,124 @@
+"""The terminal report: fixed columns by display width, NULL in place, lines within the width,
+--limit/--min-size/--sort, the pager on a terminal; the CSV's display columns and similarities."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import dedup.cli
+from dedup.cli import main
+from dedup.index.groups import Group
+from dedup.report.build import order_groups
+from dedup.report.cells import clip, display_width, fit
+from dedup.report.table import to_table
+from report_fixtures import report_project
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def cfg(tmp_path, runner):
+    cfg = report_project(tmp_path)
+    assert runner.invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
+    return cfg
+
+
+def _report(rows, pairs=()):
+    return {"table": "t", "max_distance": 3, "skipped": [],
+            "groups": [{"group": 1, "size": len(rows), "rows": rows, "pairs": list(pairs)}]}
+
+
+def test_display_width_counts_cjk_and_fullwidth_as_two_and_combining_as_none():
+    assert [display_width(t) for t in ("abc", "张三", "ＡＢ", "e\u0301", "")] == [3, 4, 4, 1, 0]
+    assert [clip(t, 5) for t in ("张三", "张三李四", None, "a\n b")] == ["张三 ", "张三…", "     ", "a b  "]
+    assert fit([3, 50, 80], 60) == [3, 28, 29] and fit([3, 4], 60) == [3, 4]
+
+
+def test_columns_line_up_by_display_width_and_null_keeps_its_place():
+    rows = [{"key": "1", "distance": 0, "name": "张三", "title": "噪音扰民"},
+            {"key": "22", "distance": 12, "name": None, "title": "噪音"},
+            {"key": "3", "distance": 3, "name": "Zhang San", "title": None}]
+    lines = to_table(_report(rows), ("name", "title")).splitlines()[3:]
+    assert lines == ["    1  d= 0  张三       噪音扰民",
+                     "   22  d=12             噪音",
+                     "    3  d= 3  Zhang San"]
+    # the title column starts at the same terminal column on every row, CJK or not, NULL name or not
+    starts = {display_width(line[:line.index("噪")]) for line in lines[:2]}
+    assert starts == {display_width("    3  d= 3  Zhang San  ")}
+
+
+def test_every_line_fits_the_terminal_width():
+    long = "长" * 200
+    rows = [{"key": "k" * 90, "distance": 5, "name": "名字" * 30, "content": long},
+            {"key": "2", "distance": 0, "name": None, "content": long + "x"}]
+    for width in (40, 60, 80, 120):
+        out = to_table(_report(rows), ("name", "content"), width=width)
+        assert max(display_width(line) for line in out.splitlines()[2:]) <= width, width
+        assert "…" in out
+
+
+def test_order_groups_by_size_key_and_newest():
+    gs = [Group(1, ["5", "6"], [0, 1], created_run=1, updated_run=3),
+          Group(2, ["10", "11", "12"], [0, 1, 1], created_run=1, updated_run=1),
+          Group(3, ["2", "3"], [0, 1], created_run=2, updated_run=2)]
+    assert [g.id for g in order_groups(gs, "size")] == [2, 1, 3]
+    assert [g.id for g in order_groups(gs, "key")] == [3, 1, 2]  # keys in natural order: 2 < 5 < 10
+    assert [g.id for g in order_groups(gs, "newest")] == [1, 3, 2]
+    assert [g.id for g in order_groups(gs, None)] == [1, 2, 3]
+
+
+def test_report_table_sorts_by_size_and_limits(runner, cfg):
+    out = runner.invoke(main, ["-c", str(cfg), "report"]).output
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("group")] == [
+        "group 3", "group 1", "group 2"]
+    assert "  2  d= 7             噪音扰民！" in out  # key 2's NULL name is an empty cell in place
+    limited = runner.invoke(main, ["-c", str(cfg), "report", "--limit", "1"]).output
+    assert limited.startswith("petitions: 1 duplicate groups, 4 rows") and "2 more groups not shown" in limited
+    assert "group 3: 4 rows" in limited and "group 1:" not in limited
+    big = json.loads(runner.invoke(main, ["-c", str(cfg), "report", "-f", "json", "--min-size", "3"]).output)
+    assert [g["group"] for g in big["groups"]] == [1, 3] and big["omitted_groups"] == 1  # json keeps id order
+    by_key = json.loads(runner.invoke(main, ["-c", str(cfg), "report", "-f", "json", "--sort", "size"]).output)
+    assert [g["group"] for g in by_key["groups"]] == [3, 1, 2]
+    bad = runner.invoke(main, ["-c", str(cfg), "report", "--min-size", "1"])
+    assert bad.exit_code == 2 and "--min-size" in bad.output
+
+
+def test_report_table_goes_through_the_pager_on_a_terminal(runner, cfg, monkeypatch, tmp_path):
+    paged = []
+    monkeypatch.setattr(dedup.cli, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(dedup.cli.click, "echo_via_pager", paged.append)
+    out = runner.invoke(main, ["-c", str(cfg), "report"])
+    assert out.exit_code == 0 and out.output == "" and "group 3: 4 rows" in paged[0]
+    runner.invoke(main, ["-c", str(cfg), "report", "-f", "json"])
+    runner.invoke(main, ["-c", str(cfg), "report", "-o", str(tmp_path / "r.txt")])
+    assert len(paged) == 1  # json and a file are never paged
+
+
+def test_report_table_width_follows_the_terminal(runner, cfg):
+    out = runner.invoke(main, ["-c", str(cfg), "report"], env={"COLUMNS": "30"}).output
+    assert max(display_width(line) for line in out.splitlines()[2:]) <= 30
+
+
+def test_csv_has_display_columns_links_and_similarity(runner, cfg):
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(main, ["-c", str(cfg), "report", "-f", "csv"]).output)))
+    assert list(rows[0]) == ["key", "group", "name", "title", "linked_to", "similarity"]
+    two = next(r for r in rows if r["key"] == "2")
+    assert two["name"] == "" and two["title"] == "噪音扰民！" and two["group"] == "1"
+    assert two["linked_to"] in ("1", "3") and 0.8 < float(two["similarity"]) <= 1
+    assert {r["key"] for r in rows} == {"1", "2", "3", "10", "11", "20", "21", "22", "23"}
+
+
+def test_summary_and_skipped_lines_wrap_within_the_width():
+    report = dict(_report([{"key": "1", "distance": 0}, {"key": "2", "distance": 1}]), match="minhash",
+                  skipped=[{"key": f"key-{i}", "reason": "unreadable"} for i in range(12)])
+    lines = to_table(report, width=40).splitlines()
+    assert max(map(display_width, lines)) <= 40
+    assert " ".join(lines[:3]) == ("t: 1 duplicate groups, 2 rows (matched by MinHash signatures; distance: "
+                                   "fingerprint bits that differ)")
+    assert any("key-9" in line for line in lines) and lines[-1].endswith("…)")
