@@ -116,7 +116,8 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
 
 def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
                 since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
-                limit: int | None = None, lang: str | None = None) -> tuple[str, int]:
+                limit: int | None = None, lang: str | None = None, run: int | None = None,
+                since_run: int | None = None) -> tuple[str, int]:
     """The rendered report and its number of groups. ``sort`` None: largest groups first for people
     (table, html), by group id for machines (json, csv)."""
     import shutil
@@ -134,7 +135,7 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
     try:
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
             data = build_report(store, config, tcfg, source, since_last_run=since_last_run, sort=sort,
-                                min_size=min_size, limit=limit, extra_columns=texts,
+                                min_size=min_size, limit=limit, extra_columns=texts, run=run, since_run=since_run,
                                 scorer=Scorer.of(config, tcfg, store))
     finally:
         store.close()
@@ -210,7 +211,10 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
 @click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
 @click.option("--since-last-run", is_flag=True,
-              help="Only the groups the table's last successful run created or changed.")
+              help="Only what the last successful run that changed any group changed (see --run).")
+@click.option("--run", "run", type=int, metavar="N",
+              help="Only the groups run N created or changed (`dedup runs` lists them), its new rows marked.")
+@click.option("--since-run", "since_run", type=int, metavar="N", help="As --run, for run N and every run after it.")
 @click.option("--sort", type=click.Choice(["size", "key", "newest"]),
               help="Group order: size (largest first; default for table and html), key (lowest key), "
                    "newest (changed by the latest runs first). json and csv default to group id order.")
@@ -222,16 +226,25 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
 @click.pass_obj
 @handle_errors
 def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
-           since_last_run: bool, sort: str | None, limit: int | None, min_size: int, lang: str | None) -> None:
+           since_last_run: bool, sort: str | None, limit: int | None, min_size: int, lang: str | None,
+           run: int | None, since_run: int | None) -> None:
     """Show the duplicate groups of a table, as its runs left them.
 
     Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
     directory, or a `mode=ro` URI) can be reported. On a terminal the table goes through a pager;
     lines fit the terminal's width.
+
+    With --run N or --since-last-run: only the groups that run made new, grew, merged, split or
+    shrank (marked so), rows that were in no group before marked +, and the groups it ended;
+    --since-run N: the same for run N and every run after it.
     """
+    if since_last_run + (run is not None) + (since_run is not None) > 1:
+        from .errors import ConfigError
+
+        raise ConfigError("give one of --run N, --since-run N and --since-last-run")
     check_output(output)
     text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
-                                 sort=sort, min_size=min_size, limit=limit, lang=lang)
+                                 sort=sort, min_size=min_size, limit=limit, lang=lang, run=run, since_run=since_run)
     if fmt == "table" and not output and stdout_is_terminal():
         click.echo_via_pager(text)
         return
@@ -240,6 +253,21 @@ def report(obj: Context, table: str | None, fmt: str, output: str | None, no_sou
 
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
+
+
+@main.command()
+@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
+@click.option("-n", "--limit", default=20, show_default=True, type=click.IntRange(1), help="Most recent runs to list.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON list, for machines.")
+@click.pass_obj
+@handle_errors
+def runs(obj: Context, table: str | None, limit: int, as_json: bool) -> None:
+    """List a table's runs, most recent first: id, kind, start, status, rows read, and the groups
+    each made new, grew, merged, split, shrank or ended, and the rows that left groups.
+    `dedup report --run N` shows what run N changed. Reads the store without writing to it."""
+    from .report.runs import runs_text
+
+    click.echo(runs_text(obj.config(), table, limit, as_json), nl=False)
 
 
 def emit(text: str, output: str | None, done: str) -> None:

@@ -59,6 +59,9 @@ def full_summary_line(s: dict) -> str:
     extra += f", {s['duplicate_keys']} duplicate keys" if s.get("duplicate_keys") else ""
     extra += f", {s['null_keys']} rows with a NULL key" if s.get("null_keys") else ""
     extra += f", {s['truncated']} cells truncated" if s.get("truncated") else ""
+    if s.get("run") is not None and s.get("new_groups", 0) != s["groups"]:  # there were groups before
+        extra += (f"; since the last run {s['new_groups']} new, {s['grown_groups']} grown, {s['merged_groups']} merged, "
+                  f"{s['split_groups']} split, {s['dissolved_groups']} gone, {s['rows_left_groups']} rows left groups")
     return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
             f"{extra}, {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}")
 
@@ -68,8 +71,12 @@ def incremental_summary_line(s: dict) -> str:
              f"{s['new_groups']} new groups", f"{s['rows_joining_groups']} rows joined groups"]
     if s["merged_groups"]:
         parts.append(f"{s['merged_groups']} groups merged")
+    if s.get("split_groups"):
+        parts.append(f"{s['split_groups']} groups split")
     if s["dissolved_groups"]:
         parts.append(f"{s['dissolved_groups']} groups dissolved")
+    if s.get("rows_left_groups"):
+        parts.append(f"{s['rows_left_groups']} rows left groups")
     if s["skipped"]:
         parts.append(f"{s['skipped']} skipped ({s['unreadable']} unreadable)")
     if s.get("truncated"):

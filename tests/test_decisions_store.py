@@ -59,7 +59,7 @@ def test_decisions_are_stored_replaced_found_marked_and_deleted(store):
 def test_revision_0005_adds_the_decisions_table_and_downgrades(sqlite_url):
     from dedup.store.sql_migrate import head_revision
 
-    assert head_revision() == "0005"
+    assert head_revision() >= "0005"
     migrate_store(sqlite_url)
     engine = sa.create_engine(sqlite_url)
     try:
@@ -69,7 +69,7 @@ def test_revision_0005_adds_the_decisions_table_and_downgrades(sqlite_url):
         assert "dedup_decisions" not in sa.inspect(engine).get_table_names()
     finally:
         engine.dispose()
-    assert migrate_store(sqlite_url).endswith("migrated from 0004 to revision 0005")
+    assert migrate_store(sqlite_url).endswith(f"migrated from 0004 to revision {head_revision()}")
 
 
 def test_mongo_step_4_indexes_the_decisions():

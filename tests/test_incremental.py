@@ -193,6 +193,15 @@ def test_group_ids_are_stable_and_merges_keep_the_oldest(store_url, tmp_path):
     assert merged.id == older and merged.merged_from == [newer]
     assert r.merges == {older: [newer]} and r.new_groups == [] and r.grown_groups == [older]
     assert merged.updated_run == r.run_id and after[("1", "3")].updated_run < r.run_id
+    store = open_store(store_url)
+    history = store.run_changes("petitions", r.run_id)
+    store.close()
+    assert [(c.group, c.kinds, c.added, c.merged_from, c.merged_into) for c in history] == [
+        (older, ["grown", "merged"], ["7"], [newer], None), (newer, ["gone"], [], [], older)]
+    assert r.summary()["rows_left_groups"] == 0 and r.summary()["split_groups"] == 0
+    again = run_full(cfg)  # a full run finds the same groups: every id stays, nothing changes
+    assert {tuple(g.keys): g.id for g in again.groups} == {k: g.id for k, g in after.items()}
+    assert again.summary()["new_groups"] == again.summary()["merged_groups"] == 0
 
 
 def test_a_group_that_only_loses_a_member_is_counted_as_shrunk_not_grown(tmp_path):
@@ -459,3 +468,23 @@ def test_full_run_writes_the_same_groups_on_every_store(store_url, tmp_path):
             store.close()
     got, want = everything(cfg), everything(ref)
     assert got == want and len(got[0]) >= 5
+
+
+def test_a_full_run_that_merges_two_groups_keeps_the_lower_id_and_records_the_merge(tmp_path):
+    a, b, m = BASE + "附近还有学校。", BASE + "附近还有银行。", BASE + "附近还有加油站。"  # as above
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows_of(OTHER, a, OTHER, b, b, a), {}))
+    cfg = cfg_for(src, f"sqlite:///{tmp_path / 'store.db'}", match={"method": "simhash"}, max_distance=3)
+    first = run_full(cfg)
+    ids = {tuple(g.keys): g.id for g in first.groups}
+    assert set(ids) == {("1", "3"), ("2", "6"), ("4", "5")}
+    append(src, rows_of(m, start=7))
+    second = run_full(cfg)
+    assert {tuple(g.keys): g.id for g in second.groups} == {("1", "3"): ids[("1", "3")],
+                                                             ("2", "4", "5", "6", "7"): ids[("2", "6")]}
+    assert second.groups[-1].merged_from == [ids[("4", "5")]]
+    store = open_store(cfg.store_url)
+    history = store.run_changes("petitions", second.run_id)
+    store.close()
+    assert [(c.group, c.kinds, c.added, c.merged_into) for c in history] == [
+        (ids[("2", "6")], ["grown", "merged"], ["7"], None), (ids[("4", "5")], ["gone"], [], ids[("2", "6")])]

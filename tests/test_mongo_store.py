@@ -373,8 +373,8 @@ def interrupted_full_setup(store):
     return snap
 
 
-REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "skipped", "terms"]
-APPLY_WRITES = ["blocks.petitions", "fingerprints", "blocks.petitions", "skipped", "groups"]
+REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "run_changes", "skipped", "terms"]
+APPLY_WRITES = ["blocks.petitions", "fingerprints", "blocks.petitions", "skipped", "groups", "run_changes"]
 
 
 def test_the_interruption_tests_cut_every_bulk_write(opener, monkeypatch):

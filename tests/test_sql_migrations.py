@@ -119,6 +119,19 @@ def test_a_0003_store_with_sketches_migrates_and_reads_them_beside_wider_ones(db
         store.close()
 
 
+def _downgraded(db_url, revision: str):
+    """Downgrade the store to ``revision``; returns an inspector of what is left (read at once)."""
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(_alembic_config(conn), revision)
+        insp = sa.inspect(engine)
+        insp.get_table_names(), insp.get_columns("dedup_fingerprints")  # cached before the engine goes
+        return insp
+    finally:
+        engine.dispose()
+
+
 def test_0004_downgrades_to_0003_and_back(db_url):
     _store_at(db_url, "0003").dispose()
     migrate_store(db_url)
@@ -127,17 +140,37 @@ def test_0004_downgrades_to_0003_and_back(db_url):
         _add_row(store, "3", 9, [1, 2, 3, 4])
     finally:
         store.close()
-    engine = sa.create_engine(db_url)
-    try:
-        with engine.begin() as conn:
-            command.downgrade(_alembic_config(conn), "0003")
-        assert "signature" not in {c["name"] for c in sa.inspect(engine).get_columns("dedup_fingerprints")}
-    finally:
-        engine.dispose()
+    insp = _downgraded(db_url, "0003")
+    assert "signature" not in {c["name"] for c in insp.get_columns("dedup_fingerprints")}
     assert migrate_store(db_url).endswith(f"migrated from 0003 to revision {head_revision()}")
     store = open_store(db_url)
     try:
         assert store.fingerprints("t") == {"1": 2**64 - 5, "2": 7, "3": 9}
         assert store.sketches("t", ["1", "2", "3"]) == {}
+    finally:
+        store.close()
+
+
+def test_a_0004_store_gains_a_run_history_and_downgrades_to_0004_and_back(db_url):
+    from dedup.store import GroupChange
+
+    _store_at(db_url, "0004").dispose()
+    _refused_then_migrated(db_url, "0004")
+    store = open_store(db_url)
+    big = [str(i) for i in range(20_000)]  # a mass petition's rows: more than TEXT's 64 KB on MySQL
+    try:
+        assert store.run_changes("t", 1) == []
+        run_id = store.start_run(RunRecord("t", "incremental", dt.datetime(2026, 1, 1)))
+        change = GroupChange(3, ["grown", "merged"], 20_002, big, ["9"], merged_from=[4])
+        store.apply_changes(TableChanges("t", run_id, [], BlockEntries(), [], np.zeros(0, dtype=np.uint64), [], [], [],
+                                         {"max_distance": 3}, None, changes=[change]))
+        assert store.run_changes("t", run_id) == [change]
+    finally:
+        store.close()
+    assert "dedup_run_changes" not in _downgraded(db_url, "0004").get_table_names()
+    assert migrate_store(db_url).endswith(f"migrated from 0004 to revision {head_revision()}")
+    store = open_store(db_url)
+    try:
+        assert store.run_changes("t", run_id) == [] and store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
     finally:
         store.close()

@@ -638,3 +638,30 @@ def test_migrate_command_and_newer_schema_refused(store_url):
     engine.dispose()
     with pytest.raises(StoreError, match="newer than this dedup knows"):
         open_store(store_url)
+
+
+def test_the_run_history_is_kept_across_full_runs_and_a_repeat_never_doubles_it(store):
+    from dedup.store import GroupChange
+
+    first = start(store)
+    snap = snapshot(first)
+    snap.changes = [GroupChange(1, ["new"], 2, ["1", "2"]), GroupChange(2, ["new"], 3, ["4", "5", "6"])]
+    store.replace_table(snap)
+    store.replace_table(snap)  # an interrupted run applied again
+    assert store.run_changes("petitions", first) == snap.changes
+    second = start(store, kind="incremental")
+    gone = GroupChange(2, ["gone"], 0, removed=["4", "5", "6"], merged_into=1)
+    grown = GroupChange(1, ["grown", "merged"], 5, ["3"], merged_from=[2])
+    ch = changes(second, delete_groups=[2], upsert_groups=[Group(1, ["1", "2", "3", "4", "5"], [0] * 5, [], first,
+                                                                 second, [2])])
+    ch.changes = [gone, grown]
+    store.apply_changes(ch)
+    store.apply_changes(ch)
+    third = start(store)
+    later = snapshot(third, groups=[])
+    later.changes = [GroupChange(1, ["gone"], 0, removed=["1", "2", "3", "4", "5"])]
+    store.replace_table(later)
+    assert store.run_changes("petitions", first) == snap.changes
+    assert store.run_changes("petitions", second) == [grown, gone]  # by group id
+    assert store.run_changes("petitions", third) == later.changes
+    assert store.run_changes("petitions", 99) == [] and store.run_changes("other", first) == []

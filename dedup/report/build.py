@@ -9,6 +9,7 @@ from ..index.keys import key_sort
 from ..store import Store
 from ..text.normalize import value_to_text
 from .links import closest_links
+from .runs import RunScope, change_entry, run_scope
 
 SORTS = ("size", "key", "newest")
 
@@ -30,7 +31,8 @@ def order_groups(groups: list[Group], sort: str | None) -> list[Group]:
 
 def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
                  since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
-                 limit: int | None = None, extra_columns: tuple[str, ...] = (), scorer=None) -> dict:
+                 limit: int | None = None, extra_columns: tuple[str, ...] = (), run: int | None = None,
+                 since_run: int | None = None, scorer=None) -> dict:
     """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
 
     ``since_last_run`` keeps only the groups the last successful run created or changed; ``sort``,
@@ -39,6 +41,11 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     source no longer has is marked ``"deleted": true``. ``scorer`` (dedup.runs.explain.Scorer): each
     pair also carries its similarity and per-field similarities, each row its strongest link in the
     group (``link``, ``similarity``). Decisions on a group's rows are listed in its ``decisions``.
+
+    ``run`` keeps only the groups run N changed, each with a ``change`` (what the run did) and its
+    rows that were in no group before marked ``new``; the groups it ended are listed in ``gone``.
+    ``since_last_run`` does so for the last successful run that changed any group (dedup.report.runs),
+    ``since_run`` for run N and every run after it together.
     """
     state = store.state(table.name)
     if state is None:
@@ -46,10 +53,10 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
                 "groups": [], "skipped": [],
                 "note": "no run has been recorded for this table yet: run `dedup full` first"}
     groups = store.groups(table.name)
-    last_run = None
-    if since_last_run:
-        last_run = next((r for r in store.runs(table.name, limit=50) if r.status == "ok"), None)
-        groups = [g for g in groups if last_run is not None and g.updated_run == last_run.id]
+    scope = None
+    if since_last_run or run is not None or since_run is not None:
+        scope = run_scope(store, table.name, run if since_run is None else since_run, groups, since_run is not None)
+        groups = scope.groups
     chosen = [g for g in order_groups(groups, sort) if g.size >= min_size]
     chosen = chosen if limit is None else chosen[:max(limit, 0)]
     columns = tuple(dict.fromkeys((*table.display, *extra_columns)))
@@ -57,7 +64,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     values = source.fetch(keys, columns) if source is not None else {}
     scored = scorer.pairs([(p.a, p.b) for g in chosen for p in g.pairs]) if scorer is not None and chosen else {}
     decided = _decisions_by_key(store, table.name, keys)
-    out_groups = [_group_entry(g, values, table, columns, source is not None, scored, decided) for g in chosen]
+    out_groups = [_group_entry(g, values, table, columns, source is not None, scored, decided, scope)
+                  for g in chosen]
     out = {
         "table": table.name,
         "max_distance": int(state.version.get("max_distance", config.max_distance)),
@@ -67,14 +75,16 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     }
     if len(chosen) < len(groups):
         out["omitted_groups"] = len(groups) - len(chosen)
-    if since_last_run:
-        out["since_run"] = None if last_run is None else {
-            "id": last_run.id, "kind": last_run.kind, "finished_at": str(last_run.finished_at)}
+    if scope is not None:
+        out["run"] = scope.describe()
+        out["gone"] = [{"group": c.group, "rows": c.removed, "merged_into": c.merged_into} for c in scope.gone]
+        if since_last_run or since_run is not None:
+            out["since_run"] = out["run"]
     return out
 
 
 def _group_entry(g: Group, values: dict, table: TableConfig, columns: tuple[str, ...], read: bool,
-                 scored: dict, decided: dict) -> dict:
+                 scored: dict, decided: dict, scope: RunScope | None = None) -> dict:
     pairs = [_pair(p, scored, decided) for p in g.pairs]
     links = closest_links({"pairs": pairs}) if scored else {}
     rows = []
@@ -82,6 +92,8 @@ def _group_entry(g: Group, values: dict, table: TableConfig, columns: tuple[str,
         row = {"key": k, "distance": d}
         if k in links:
             row["link"], row["similarity"] = links[k][0], round(links[k][1], 4)
+        if scope is not None:
+            row["new"] = k in scope.added
         vals = values.get(k)
         for col in columns:
             if col not in row:
@@ -95,6 +107,8 @@ def _group_entry(g: Group, values: dict, table: TableConfig, columns: tuple[str,
         entry["decisions"] = [{"a": x.a, "b": x.b, "decision": x.verdict} for x in on_group.values()]
     if g.merged_from:
         entry["merged_from"] = list(g.merged_from)
+    if scope is not None and g.id in scope.changes:
+        entry["change"] = change_entry(scope.changes[g.id])
     return entry
 
 

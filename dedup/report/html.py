@@ -106,16 +106,18 @@ def _summary(report: dict, L: dict) -> str:
 
 def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict) -> str:
     """A group's heading, history, decisions and rows; ``long`` columns are shown as excerpts."""
-    change = g.get("change") or g.get("status")
-    badge = f"<span class='badge'>{_esc(L['change'].get(change, change))}</span>" if change else ""
+    change = g.get("change") or g.get("status")  # the report's run: {"kinds": [...], ...} (dedup.report.runs)
+    kinds = change["kinds"] if isinstance(change, dict) else [change] if change else []
+    badge = "".join(f"<span class='badge'>{_esc(L['change'].get(k, k))}</span>" for k in kinds)
     out = [f"<section class='group' id='g{_esc(g['group'])}' data-id='{_esc(g['group'])}' data-size='{_esc(g['size'])}'>",
            f"<h2><a href='#g{_esc(g['group'])}'>{_esc(L['group'].format(id=g['group']))}</a> · "
            f"{_esc(L['rows'].format(n=g['size']))}{badge}</h2>"]
     history = []
     if g.get("merged_from"):
         history.append(L["merged_from"].format(ids=", ".join(map(str, g["merged_from"]))))
-    if g.get("split_from"):
-        split = g["split_from"] if isinstance(g["split_from"], list) else [g["split_from"]]
+    split_from = g.get("split_from") or (change.get("split_from") if isinstance(change, dict) else None)
+    if split_from:
+        split = split_from if isinstance(split_from, list) else [split_from]
         history.append(L["split_from"].format(ids=", ".join(map(str, split))))
     if history:
         out.append(f"<p class='history'>{_esc('; '.join(history))}</p>")

@@ -28,6 +28,8 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
         lines.append(f"{report['omitted_groups']} more groups not shown (--limit, --min-size)")
     if report.get("note"):
         lines.append(visible(report["note"]))
+    if "run" in report:
+        lines.append(run_line(report))
     cols = [c for c in display if c not in ("key", "distance")]
     rows = [r for g in groups for r in g["rows"]]
     key_w = min(max([3, *(display_width(visible(r["key"])) for r in rows)]), max(width // 4, 3))
@@ -40,13 +42,18 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
         lines.append("")
         worst = max((p["distance"] for p in g["pairs"]), default=0)
         merged = f" (merged with groups {', '.join(map(str, g['merged_from']))})" if g.get("merged_from") else ""
-        lines.append(cut(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}", width))
+        lines.append(cut(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}{change_note(g)}",
+                         width))
         for r in g["rows"]:
             cells = [clip(r["key"], key_w, right=True, squash=False), f"d={r['distance']:>{dist_w}}"]
             cells += [clip(r.get(c), w) for c, w in zip(cols, widths)]
             if r.get("deleted"):
                 cells.append("(deleted from the source)")
-            lines.append(cut(GAP + GAP.join(cells), width).rstrip())
+            lines.append(cut(("+ " if r.get("new") else GAP) + GAP.join(cells), width).rstrip())
+    for gone in report.get("gone") or []:
+        into = f"merged into group {gone['merged_into']}" if gone.get("merged_into") is not None else "ended"
+        lines.append("")
+        lines.append(f"group {gone['group']}: {into} (it had rows {', '.join(visible(k) for k in gone['rows'])})")
     skipped = report.get("skipped") or []
     if skipped:
         unreadable = [s for s in skipped if s["reason"] == "unreadable"]
@@ -56,6 +63,34 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
                          " (" + ", ".join(visible(s["key"]) for s in unreadable[:10]) + ("…" if len(unreadable) > 10 else "")
                          + ")" if unreadable else ""))
     return "\n".join(wrapped for line in lines for wrapped in _wrap(line, width)) + "\n"
+
+
+def run_line(report: dict) -> str:
+    """Which run (or runs) a run report shows, and the mark of its new rows."""
+    run = report.get("run")
+    if run is None:
+        return "no run has changed any group yet"
+    if run.get("through", run["id"]) != run["id"]:
+        return (f"changes of runs {run['id']} to {run['through']} (run {run['id']}: {run['kind']}, started "
+                f"{run['started_at'][:19]} UTC); + marks rows that were in no group before")
+    return (f"changes of run {run['id']} ({run['kind']}, finished {run['finished_at'][:19]} UTC): {run['new_groups']} new, "
+            f"{run['grown_groups']} grown, {run['merged_groups']} merged, {run['split_groups']} split, "
+            f"{run['dissolved_groups']} gone; + marks rows that were in no group before")
+
+
+def change_note(group: dict) -> str:
+    """' [new, split from 4]': what the report's run did to a group."""
+    c = group.get("change")
+    if not isinstance(c, dict):
+        return ""
+    words = list(c["kinds"])
+    if c.get("split_from") is not None:
+        words.append(f"split from {c['split_from']}")
+    if c.get("split_into"):
+        words.append(f"split into {', '.join(map(str, c['split_into']))}")
+    if c.get("removed"):
+        words.append(f"{len(c['removed'])} rows left")
+    return f" [{', '.join(words)}]"
 
 
 def _wrap(line: str, width: int) -> list[str]:

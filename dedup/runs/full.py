@@ -19,6 +19,7 @@ from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
 from ..store import Skipped, Store, TableSnapshot, TermCounts
 from ..text.terms import TermModel
+from .lineage import counts, describe, keep_ids
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
@@ -43,6 +44,8 @@ class FullResult:
     seconds: float = 0.0
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_keys: int = 0  # rows not read: their key is NULL
+    run_id: int | None = None
+    changes: dict = field(default_factory=dict)  # lineage.counts: groups new, grown, merged... since the stored ones
 
     @property
     def rows_in_groups(self) -> int:
@@ -51,11 +54,11 @@ class FullResult:
     def summary(self) -> dict:
         reasons = [s.reason for s in self.skipped]
         return {
-            "table": self.table, "rows": self.rows_read, "fingerprinted": len(self.keys),
+            "table": self.table, "run": self.run_id, "rows": self.rows_read, "fingerprinted": len(self.keys),
             "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
             "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys, "truncated": self.truncated,
-            "seconds": round(self.seconds, 3),
+            **self.changes, "seconds": round(self.seconds, 3),
         }
 
 
@@ -85,15 +88,17 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         fps = fingerprints_of(sketches, len(rows.keys))
         decisions = store.decisions(recipe.table.name)
         groups = recipe.groups(rows.keys, sketches, decisions)
-        for g in groups:
-            g.created_run = g.updated_run = run.id
+        before = {g.id: g for g in store.groups(recipe.table.name)}
+        keep_ids(groups, list(before.values()), store.max_group_id(recipe.table.name) + 1, run.id)
+        changes, rows_left = describe(before, groups)
         store.replace_table(TableSnapshot(
             table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
             skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
             sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-            blocks=recipe.block_entries(rows.keys, sketches)))
+            blocks=recipe.block_entries(rows.keys, sketches), changes=changes))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
+                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
+                            run.id, counts(changes, rows_left))
         if decisions:
             store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
         store.finish_run(run.id, "ok", result.summary())

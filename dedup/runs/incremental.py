@@ -25,6 +25,7 @@ from ..index.groups import Group, Pair, linked_groups
 from ..index.keys import key_sort
 from ..store import Store, TableChanges
 from .full import stored_terms
+from .lineage import describe
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
@@ -44,6 +45,8 @@ class IncrementalResult:
     shrunk_groups: list[int] = field(default_factory=list)  # groups that only lost members and live on
     merges: dict[int, list[int]] = field(default_factory=dict)  # surviving id -> ids merged into it
     dissolved: list[int] = field(default_factory=list)  # groups left with fewer than two rows
+    split: list[int] = field(default_factory=list)  # groups whose rows now lie in several groups
+    rows_leaving: int = 0  # rows that were in a group and are in none now
     rows_joining: int = 0  # rows of this run that are in a group now
     skipped: int = 0
     unreadable: int = 0
@@ -58,7 +61,8 @@ class IncrementalResult:
             "changed": self.changed, "new_groups": len(self.new_groups), "grown_groups": len(self.grown_groups),
             "shrunk_groups": len(self.shrunk_groups),
             "merged_groups": sum(len(v) for v in self.merges.values()), "dissolved_groups": len(self.dissolved),
-            "rows_joining_groups": self.rows_joining, "skipped": self.skipped, "unreadable": self.unreadable,
+            "split_groups": len(self.split), "rows_joining_groups": self.rows_joining,
+            "rows_left_groups": self.rows_leaving, "skipped": self.skipped, "unreadable": self.unreadable,
             "truncated": self.truncated, "null_watermark": self.null_watermark,
             "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
             "seconds": round(self.seconds, 3),
@@ -173,6 +177,8 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     grouped = {m for g in groups for m in g.keys}
     result.rows_joining = sum(1 for key in new_keys if key in grouped)
     result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})
+    history, result.rows_leaving = describe(old_groups, groups)
+    result.split = [c.group for c in history if "split" in c.kinds]
 
     old_keys = list(stored_before)
     changes = TableChanges(
@@ -182,7 +188,7 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
         add_blocks=recipe.block_entries(new_keys, new_sketches, taken, copies), skipped=list(rows.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
-        version=version, watermark=rows.watermark)
+        version=version, watermark=rows.watermark, changes=history)
     return changes, result
 
 

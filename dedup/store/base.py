@@ -16,7 +16,7 @@ import numpy as np
 
 from ..index.decisions import Decision
 from ..index.groups import Group
-from .model import RunRecord, Skipped, TableChanges, TableSnapshot, TableState
+from .model import GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
 
 class Store(Protocol):
@@ -64,6 +64,10 @@ class Store(Protocol):
 
     def max_group_id(self, table: str) -> int:
         """The largest group id ever stored for the table (0 if none)."""
+
+    def run_changes(self, table: str, run_id: int) -> list[GroupChange]:
+        """What run ``run_id`` did to each group id it changed, by id (none for a run that changed
+        nothing, or one recorded before the store kept a run history)."""
 
     def skipped(self, table: str) -> list[Skipped]:
         ...

@@ -36,6 +36,44 @@ class RunRecord:
     id: int | None = None
 
 
+CHANGE_KINDS = ("new", "grown", "merged", "split", "shrunk", "gone")
+
+
+@dataclass
+class GroupChange:
+    """What one run did to one group id (dedup.runs.lineage works it out; stores keep it as given).
+
+    ``kinds`` (in CHANGE_KINDS order): ``new`` (the id is fresh; ``split_from`` names the group it
+    was split off, if any), ``grown`` (gained rows), ``merged`` (absorbed the groups
+    ``merged_from``), ``split`` (its rows now lie in several groups, the others ``split_into``),
+    ``shrunk`` (only lost rows), ``gone`` (the id no longer exists: merged into ``merged_into``,
+    or left with fewer than two rows). ``added``: rows that were in no group before the run;
+    ``removed``: rows that were in the group before and are not now (a gone group: all it had).
+    """
+
+    group: int
+    kinds: list[str]
+    size: int = 0  # rows after the run (0: gone)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    merged_from: list[int] = field(default_factory=list)
+    merged_into: int | None = None
+    split_into: list[int] = field(default_factory=list)
+    split_from: int | None = None
+
+    def detail(self) -> dict:
+        """The fields besides group and kinds, JSON-shaped (how stores keep them)."""
+        return {"size": self.size, "added": self.added, "removed": self.removed, "merged_from": self.merged_from,
+                "merged_into": self.merged_into, "split_into": self.split_into, "split_from": self.split_from}
+
+    @classmethod
+    def of(cls, group: int, kinds: list[str], detail: dict) -> "GroupChange":
+        return cls(int(group), list(kinds), int(detail.get("size") or 0), list(detail.get("added") or []),
+                   list(detail.get("removed") or []), [int(i) for i in detail.get("merged_from") or []],
+                   detail.get("merged_into"), [int(i) for i in detail.get("split_into") or []],
+                   detail.get("split_from"))
+
+
 @dataclass
 class TermCounts:
     """Document counts of terms (by their 64-bit hash) learned by a full run, for IDF weights.
@@ -85,7 +123,9 @@ class BlockEntries:
 class TableSnapshot:
     """Everything one full run produced for one table; a store replaces the table's contents with it.
 
-    Groups carry created_run/updated_run = run_id.
+    Groups carry their ids, created_run and updated_run as dedup.runs.lineage matched them to the
+    groups stored before; ``changes`` is what the run did to each group id (the run history, which
+    a full run adds to and never replaces).
     """
 
     table: str
@@ -99,6 +139,7 @@ class TableSnapshot:
     sketches: np.ndarray | None = None  # (len(keys), W) uint64: the sketch words after the fingerprint, any width
     terms: TermCounts | None = None
     blocks: BlockEntries = field(default_factory=BlockEntries)  # every row's block entries
+    changes: list[GroupChange] = field(default_factory=list)
 
 
 @dataclass
@@ -113,7 +154,8 @@ class TableChanges:
     3. ``skipped`` rows are recorded;
     4. groups in ``delete_groups`` go, groups in ``upsert_groups`` are written whole (members,
        distances, pairs, runs, merged_from) replacing any stored group of the same id;
-    5. last, the table's version stamp and watermark.
+    5. ``changes`` are recorded as the run's history (replacing any of the same run and group);
+    6. last, the table's version stamp and watermark.
 
     Term counts are left as they are: only a full run (TableSnapshot) changes them.
 
@@ -134,6 +176,7 @@ class TableChanges:
     watermark: dict | None
     add_sketches: np.ndarray | None = None  # (len(add_keys), W) uint64: the sketch words after the fingerprint, any width
     add_blocks: BlockEntries = field(default_factory=BlockEntries)
+    changes: list[GroupChange] = field(default_factory=list)
 
 
 @dataclass

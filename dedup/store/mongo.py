@@ -25,12 +25,12 @@ from ..errors import ConfigError, LockedError, StoreError
 from ..index.groups import Group
 from ..index.keys import key_sort
 from . import mongo_migrate
-from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
+from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
                     signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_decisions import MongoDecisions
-from .mongo_docs import (blocks_name, chunks, client_options, database_name, describe, fingerprint_doc, group_doc,
-                         guarded as _guarded,
+from .mongo_docs import (blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_doc,
+                         group_doc, guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
 KEYS_CHUNK = 5000  # row keys or group ids per $in
@@ -205,6 +205,11 @@ class MongoStore(BlockDocuments, MongoDecisions):
         return max(int(doc.get("max_group_id") or 0), int(top.get("group_id") or 0))
 
     @_guarded
+    def run_changes(self, table: str, run_id: int) -> list[GroupChange]:
+        docs = self.db.run_changes.find({"table": table, "run": int(run_id)}, {"_id": 0}).sort("group", 1)
+        return [GroupChange.of(d["group"], d["kinds"], d) for d in docs]
+
+    @_guarded
     def skipped(self, table: str) -> list[Skipped]:
         docs = self.db.skipped.find({"table": table}, {"_id": 0, "key": 1, "reason": 1, "detail": 1})
         return sorted((Skipped(d["key"], d["reason"], d.get("detail") or "") for d in docs),
@@ -239,8 +244,15 @@ class MongoStore(BlockDocuments, MongoDecisions):
         self._bulk(self.db.fingerprints, (
             (InsertOne(fingerprint_doc(t, k, s, sig)), _doc_bytes(sig))
             for k, s, sig in zip(keys, signed, sketch_blobs(sketches, len(keys)))))
-        self.db.groups.delete_many({"table": t})
-        self._bulk(self.db.groups, ((InsertOne(group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
+        # groups by id, and only then the ids that are no more: a store interrupted here still holds
+        # every group by its id for the next full run to match (dedup.runs.lineage)
+        self._bulk(self.db.groups, (
+            (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, snap.run_id), upsert=True), 64 * g.size)
+            for g in snap.groups))
+        stale = sorted(set(self.db.groups.distinct("group_id", {"table": t})) - {int(g.id) for g in snap.groups})
+        for chunk in chunks(stale, KEYS_CHUNK):
+            self.db.groups.delete_many({"table": t, "group_id": {"$in": chunk}})
+        self._add_changes(t, snap.run_id, snap.changes)
         self.db.skipped.delete_many({"table": t})
         self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s)), 256) for s in snap.skipped))
         self.db.terms.delete_many({"table": t})
@@ -284,10 +296,18 @@ class MongoStore(BlockDocuments, MongoDecisions):
         self._bulk(self.db.groups, (
             (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
             for g in ch.upsert_groups))
-        # 5. state, last
+        # 5. the run's history; 6. state, last
+        self._add_changes(t, ch.run_id, ch.changes)
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 
     # -- helpers -------------------------------------------------------------------------------
+    def _add_changes(self, table: str, run_id: int, changes: list[GroupChange]) -> None:
+        """The run's history, a document per (run, group id), each replaced if written before."""
+        self._bulk(self.db.run_changes, (
+            (ReplaceOne({"table": table, "run": int(run_id), "group": c.group},
+                        change_doc(table, run_id, c), upsert=True), 128 + 16 * (len(c.added) + len(c.removed)))
+            for c in changes))
+
     def _blocks(self, table: str):
         name = blocks_name(table)
         if name not in self._indexed:

@@ -17,7 +17,7 @@ from ..db.masking import mask_secrets
 from ..errors import ConfigError, StoreError
 from ..index.groups import Group, Pair
 from ..index.keys import key_sort
-from .model import Skipped, blob_words, to_unsigned
+from .model import GroupChange, Skipped, blob_words, to_unsigned
 
 DEFAULT_TIMEOUT_MS = 5000
 
@@ -109,6 +109,11 @@ def group_of(d: dict) -> Group:
     pairs = sorted((Pair(p["a"], p["b"], p["distance"]) for p in d["pairs"]), key=lambda p: (key_sort(p.a), key_sort(p.b)))
     return Group(int(d["group_id"]), [m["key"] for m in members], [m["distance"] for m in members], pairs,
                  d.get("created_run"), d.get("updated_run"), list(d.get("merged_from") or []))
+
+
+def change_doc(table: str, run_id: int, c: GroupChange) -> dict:
+    """What run ``run_id`` did to group ``c.group``: ``{table, run, group, kinds, size, added, ...}``."""
+    return {"table": table, "run": int(run_id), "group": int(c.group), "kinds": list(c.kinds), **plain(c.detail())}
 
 
 def skipped_doc(table: str, s: Skipped) -> dict:

@@ -8,6 +8,7 @@ writes leave them NULL). All NULL: a row without a sketch.
 """
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.mysql import LONGTEXT
 
 metadata = sa.MetaData()
 NAME = sa.String(128)  # a source table's name
@@ -84,6 +85,17 @@ runs = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("summary", sa.Text, nullable=True),
     sa.Index("ix_dedup_runs_table", "table_name", "id"),
+)
+
+# what each run did to each group id (dedup.store.model.GroupChange): the run history, kept across
+# full runs; ``detail`` is JSON (rows added and removed, merges, splits), LONGTEXT on MySQL
+run_changes = sa.Table(
+    "dedup_run_changes", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("run_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("group_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kinds", sa.String(64), nullable=False),  # comma-separated, CHANGE_KINDS order
+    sa.Column("detail", sa.Text().with_variant(LONGTEXT(), "mysql", "mariadb"), nullable=False),
 )
 
 tables = sa.Table(

@@ -53,10 +53,19 @@ def _v4_decisions(db) -> None:
     db.decisions.create_index([("table", ASCENDING), ("b", ASCENDING)], name="table_b")
 
 
+def _v5_run_history(db) -> None:
+    """The run history: ``run_changes`` holds what each run did to each group id,
+    ``{table, run, group, kinds, size, added, removed, merged_from, merged_into, split_into,
+    split_from}``, one document per (table, run, group); runs before this step have none."""
+    db.run_changes.create_index([("table", ASCENDING), ("run", ASCENDING), ("group", ASCENDING)], unique=True,
+                                name="table_run_group")
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
     (2, "unique index of term document counts (table, term hash)", _v2_terms),
     (3, "sketches of any width in fingerprint documents (sig); nothing to convert", _v3_signatures),
     (4, "decisions on pairs of rows (table, a, b), kept across full runs", _v4_decisions),
+    (5, "run history: what each run did to each group (run_changes)", _v5_run_history),
 ]
