@@ -22,7 +22,7 @@ from ..text.terms import TermModel
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
-from .stages import Progress, read_rows
+from .stages import Progress, Rows, read_rows
 
 log = logging.getLogger(__name__)
 
@@ -77,23 +77,36 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
                 else TermModel.learn(rows.features)
         sketches = recipe.sketch(rows.features, terms)
-        recipe = recipe.learn(sketches)
-        hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
-        if hot:
-            log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
-                        "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
-        fps = fingerprints_of(sketches, len(rows.keys))
+        recipe = learned(recipe, sketches)
         groups = recipe.groups(rows.keys, sketches)
-        for g in groups:
-            g.created_run = g.updated_run = run.id
-        store.replace_table(TableSnapshot(
-            table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
-            skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
-            sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-            blocks=recipe.block_entries(rows.keys, sketches)))
-        result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
-        store.finish_run(run.id, "ok", result.summary())
+        return store_full(store, run, recipe, rows, terms, sketches, groups, started)
+
+
+def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
+    """The recipe with what its scheme learns from the whole table's sketches; hot keys are logged."""
+    recipe = recipe.learn(sketches)
+    hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
+    if hot:
+        log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
+                    "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
+    return recipe
+
+
+def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
+               groups: list[Group], started: float) -> FullResult:
+    """Replace the table's results in the store with a full run's, and record the run as finished
+    (the local run and dedup.runs.spark both end here, so they store alike)."""
+    fps = fingerprints_of(sketches, len(rows.keys))
+    for g in groups:
+        g.created_run = g.updated_run = run.id
+    store.replace_table(TableSnapshot(
+        table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
+        skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
+        sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
+        blocks=recipe.block_entries(rows.keys, sketches)))
+    result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
+                        rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
+    store.finish_run(run.id, "ok", result.summary())
     return result
 
 
