@@ -91,12 +91,15 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
             terms = merged_terms(parts.map(lambda p: TermModel.learn(p.rows.features)).collect())
         parts = parts.map(lambda p: _slim(sketched(config, tname, p, terms))).cache()
         rows, sketches, drop = merged_rows(sorted(parts.collect(), key=lambda p: p.index), recipe)
+        log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, rows.rows_read, len(ranges),
+                  time.perf_counter() - started)
         recipe = learned(recipe, sketches)
         keyed = parts.flatMap(lambda p: [(k, p.sketches[i].tobytes()) for i, k in enumerate(p.rows.keys)
                                          if k not in drop])
         task = (token, config, tname, recipe.learned, sketches.shape[1])
         pairs = [Pair(a, b, int(d)) for a, b, d in candidate_pairs(keyed, task).collect()]
         parts.unpersist()
+        log.debug("%s: %d verified pairs, %.1f s", tname, len(pairs), time.perf_counter() - started)
         groups = build_groups(rows.keys, fingerprints_of(sketches, len(rows.keys)), pairs)
         return store_full(store, run, recipe, rows, terms, sketches, groups, started)
 
