@@ -176,6 +176,7 @@ def test_cli_engine_spark(spark, tmp_path):
         store.close()
 
 
+@pytest.mark.spark_big
 def test_generated_table_of_50k_rows_same_groups(spark, tmp_path):
     """The issue's 50,000-row table (minutes on two cores: the local run, then the Spark run)."""
     source_url, _ = sample_db(tmp_path, BIG_ROWS, seed=5)

@@ -237,6 +237,7 @@ class MongoStore(BlockDocuments):
         live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
         self.db.drop_collection(tmp)  # a crashed attempt of this run
+        self._shard_like(live, tmp)
         mongo_migrate.steps_module().block_indexes(self.db[tmp])
         self._bulk(self.db[tmp], self._block_docs(snap.blocks))
         self.db[tmp].rename(live, dropTarget=True)
@@ -299,6 +300,17 @@ class MongoStore(BlockDocuments):
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 
     # -- helpers -------------------------------------------------------------------------------
+    def _shard_like(self, live: str, tmp: str) -> None:
+        """A sharded live block collection (its key in ``config.collections``, as a mongos shows
+        it): the collection built aside is sharded on the same key before it is filled, so the
+        rename over the live one leaves the blocks sharded (migrations/mongo/SHARDING.md)."""
+        try:
+            info = self.db.client["config"]["collections"].find_one({"_id": f"{self.db.name}.{live}"})
+        except PyMongoError:  # no config database to read: not a sharded cluster
+            return
+        if info and info.get("key") and not info.get("dropped"):
+            self.db.client.admin.command("shardCollection", f"{self.db.name}.{tmp}", key=dict(info["key"]))
+
     def _blocks(self, table: str):
         name = blocks_name(table)
         if name not in self._indexed:
