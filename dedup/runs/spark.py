@@ -61,16 +61,17 @@ class Part:
 
 
 def spark_session(master: str | None = None):
-    """The active Spark session, or a new one (``master``, else $DEDUP_SPARK_MASTER, else local[*])."""
+    """The active Spark session, or a new one on ``master``, else $DEDUP_SPARK_MASTER, else the
+    master Spark's own configuration names (spark-defaults.conf, PYSPARK_SUBMIT_ARGS; local[*])."""
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors run this interpreter
     active = SparkSession.getActiveSession()
     if active is not None and master is None:
         return active
-    builder = SparkSession.builder.appName("dedup").config("spark.ui.enabled", "false") \
-        .config("spark.ui.showConsoleProgress", "false")
-    return builder.master(master or os.environ.get("DEDUP_SPARK_MASTER", "local[*]")).getOrCreate()
+    builder = SparkSession.builder.appName("dedup").config("spark.ui.showConsoleProgress", "false")
+    master = master or os.environ.get("DEDUP_SPARK_MASTER")
+    return (builder.master(master) if master else builder).getOrCreate()
 
 
 def run_full_spark(config: Config, table: str | None = None, spark=None, partitions: int = DEFAULT_PARTITIONS,
