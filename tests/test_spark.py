@@ -183,3 +183,34 @@ def test_generated_table_of_50k_rows_same_groups(spark, tmp_path):
     _local_cfg, _spark_cfg, local, far = run_both(spark, tmp_path, source_url)
     assert len(local.groups) > 1000
     assert groups_of(far) == groups_of(local)
+
+
+def test_record_table_same_groups(spark, tmp_path):
+    """A record table (fingerprint: fields): what the full run learns from the whole table is
+    learned on the driver from the collected sketches and handed to the bucket tasks."""
+    import sys
+    from pathlib import Path
+
+    from dedup.config import parse_config
+    from dedup.runs.spark import run_full_spark
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.labelled.persons import FIELDS as PERSON_FIELDS, generate_persons, write_sqlite
+
+    db = tmp_path / "persons.sqlite"
+    write_sqlite(generate_persons(1500, seed=4), str(db))
+    local_cfg, spark_cfg = (parse_config({
+        "source": {"url": f"sqlite:///{db}"}, "store": {"url": f"sqlite:///{tmp_path / f'{which}.db'}"},
+        "tables": {"persons": {"key": "id", "fingerprint": "fields", "fields": {f: "short" for f in PERSON_FIELDS}}},
+    }) for which in ("local", "spark"))
+    local = run_full(local_cfg, "persons")
+    far = run_full_spark(spark_cfg, "persons", spark=spark)
+    assert Recipe.of(local_cfg, "persons").learns and len(local.groups) > 50
+    assert groups_of(far) == groups_of(local)
+    stores = [open_store(c.store_url) for c in (local_cfg, spark_cfg)]
+    try:
+        assert stores[0].state("persons").version == stores[1].state("persons").version
+        assert stores[0].fingerprints("persons") == stores[1].fingerprints("persons")
+    finally:
+        for s in stores:
+            s.close()
