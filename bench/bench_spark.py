@@ -5,8 +5,8 @@ Run by hand (not part of the tests; needs the `spark` extra and Java):
     python bench/bench_spark.py [--rows 200000] [--seed 5] [--master local[2]] [--partitions 0] [--workers 2]
 
 The sample (``generate_petitions(rows, seed)``, the demo's config) is written to a SQLite file in
-a temp directory; the local run (``--workers`` featurising processes) and the Spark run each fill a
-store of their own. Printed: seconds of each (the Spark run's with and without starting the
+a temp directory; the local run (``--workers`` featurising processes) and the Spark run (first, so that the process's peak memory is the Spark driver's) each fill
+a store of their own. Printed: seconds of each (the Spark run's with and without starting the
 session), rows/s, groups, whether the groups are identical (members, distances and pairs), the
 store file sizes, and the load average before and after. Every number is measured in this run.
 """
@@ -14,6 +14,7 @@ store file sizes, and the load average before and after. Every number is measure
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import tempfile
 import time
@@ -60,24 +61,27 @@ def main() -> None:
         write_sample_db(source_url, generate_petitions(args.rows, seed=args.seed))
         print(f"rows {args.rows:,} (generate_petitions seed {args.seed}), load before {load()}", flush=True)
 
+        # the Spark run first, so the process's peak memory then is the Spark driver's alone
+        t = time.perf_counter()
+        spark = spark_session(args.master)
+        spark.sparkContext.setLogLevel("ERROR")
+        session_s = time.perf_counter() - t
+        t = time.perf_counter()
+        far = run_full_spark(config(source_url, tmp / "spark.db", 1), "petitions", spark=spark,
+                             partitions=args.partitions)
+        spark_s = time.perf_counter() - t
+        driver_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        spark.stop()
+        print(f"spark  ({args.master}): {spark_s:7.1f} s  {args.rows / spark_s:7.0f} rows/s  "
+              f"{len(far.groups):,} groups  (+{session_s:.1f} s starting the session)  "
+              f"driver peak {driver_mb:.0f} MB  load {load()}", flush=True)
+
         t = time.perf_counter()
         local = run_full(config(source_url, tmp / "local.db", args.workers), "petitions")
         local_s = time.perf_counter() - t
         print(f"local  (workers {args.workers}): {local_s:7.1f} s  {args.rows / local_s:7.0f} rows/s  "
               f"{len(local.groups):,} groups  load {load()}", flush=True)
-
-        t = time.perf_counter()
-        spark = spark_session(args.master)
-        spark.sparkContext.setLogLevel("ERROR")
-        session_s = time.perf_counter() - t
-        cfg = config(source_url, tmp / "spark.db", 1)
-        t = time.perf_counter()
-        far = run_full_spark(cfg, "petitions", spark=spark, partitions=args.partitions)
-        spark_s = time.perf_counter() - t
-        spark.stop()
         same = groups_of(far) == groups_of(local)
-        print(f"spark  ({args.master}): {spark_s:7.1f} s  {args.rows / spark_s:7.0f} rows/s  "
-              f"{len(far.groups):,} groups  (+{session_s:.1f} s starting the session)  load {load()}")
         print(f"groups identical: {same}")
         for name in ("local.db", "spark.db"):
             size = sum(f.stat().st_size for f in tmp.glob(name + "*"))

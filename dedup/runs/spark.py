@@ -62,7 +62,8 @@ class Part:
 
 def spark_session(master: str | None = None):
     """The active Spark session, or a new one on ``master``, else $DEDUP_SPARK_MASTER, else the
-    master Spark's own configuration names (spark-defaults.conf, PYSPARK_SUBMIT_ARGS; local[*])."""
+    master of $PYSPARK_SUBMIT_ARGS (``--master ...``), else local[*]. A local master binds the
+    driver to the loopback address."""
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # executors run this interpreter
@@ -70,8 +71,13 @@ def spark_session(master: str | None = None):
     if active is not None and master is None:
         return active
     builder = SparkSession.builder.appName("dedup").config("spark.ui.showConsoleProgress", "false")
-    master = master or os.environ.get("DEDUP_SPARK_MASTER")
-    return (builder.master(master) if master else builder).getOrCreate()
+    master = master or os.environ.get("DEDUP_SPARK_MASTER") or (
+        None if "--master" in os.environ.get("PYSPARK_SUBMIT_ARGS", "") else "local[*]")
+    if master is not None:
+        builder = builder.master(master)
+    if master is not None and master.startswith("local"):
+        builder = builder.config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+    return builder.getOrCreate()
 
 
 def run_full_spark(config: Config, table: str | None = None, spark=None, partitions: int = DEFAULT_PARTITIONS,
