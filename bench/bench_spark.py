@@ -14,6 +14,7 @@ store file sizes, and the load average before and after. Every number is measure
 from __future__ import annotations
 
 import argparse
+import logging
 import resource
 import sys
 import tempfile
@@ -53,6 +54,8 @@ def main() -> None:
     ap.add_argument("--partitions", type=int, default=0, help="key ranges (0: two a core)")
     ap.add_argument("--workers", type=int, default=2, help="featurising processes of the local run")
     args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("dedup.runs.spark").setLevel(logging.DEBUG)  # the Spark run's steps, timed
     from dedup.runs.spark import run_full_spark, spark_session
 
     with tempfile.TemporaryDirectory() as tmp:
