@@ -92,12 +92,13 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
         ranges = list(enumerate(zip([None, *cuts], [*cuts, None])))
         tname, token = recipe.table.name, uuid.uuid4().hex
         parts = sc.parallelize(ranges, len(ranges)).map(lambda r: read_part(config, tname, *r))
-        terms = None
-        if recipe.idf:
-            parts = parts.cache()
-            terms = merged_terms(parts.map(lambda p: TermModel.learn(p.rows.features)).collect())
-        parts = parts.map(lambda p: _slim(sketched(config, tname, p, terms))).cache()
+        terms, featured = None, parts
+        if recipe.idf:  # the term counts of the whole table first: the features are kept for the sketches
+            featured = parts.cache()
+            terms = merged_terms(featured.map(lambda p: TermModel.learn(p.rows.features)).collect())
+        parts = featured.map(lambda p: _slim(sketched(config, tname, p, terms))).cache()
         rows, sketches, drop = merged_rows(sorted(parts.collect(), key=lambda p: p.index), recipe)
+        featured.unpersist()
         log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, rows.rows_read, len(ranges),
                   time.perf_counter() - started)
         recipe = learned(recipe, sketches)
