@@ -146,15 +146,31 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
 @main.command()
 @click.option("-t", "--table", help="Configured table to process (optional when the config has one table).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+              help="Where the work runs: this machine, or Apache Spark (pip install 'dedup[spark]'; the master "
+                   "from spark-submit or $DEDUP_SPARK_MASTER, default local[*]).")
+@click.option("--partitions", type=click.IntRange(min=1), default=None,
+              help="With --engine spark: key ranges the table is read in (default: two a core).")
 @click.pass_obj
 @handle_errors
-def full(obj: Context, table: str | None, quiet: bool) -> None:
+def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: int | None) -> None:
     """Fingerprint every row of a table and find its duplicate groups.
 
     Replaces the table's previous results in the store (in one transaction: a failed run leaves
     the previous results in place). Prints one summary line: rows, groups, rows in groups, seconds.
+    With --engine spark the same groups and the same store come from a Spark job.
     """
     config = obj.config()
+    if engine == "spark":
+        try:
+            import pyspark  # noqa: F401
+        except ImportError as e:
+            raise click.UsageError(f"--engine spark needs PySpark: pip install 'dedup[spark]' ({e})") from None
+        from .runs.spark import run_full_spark
+
+        result = run_full_spark(config, config.table(table).name, partitions=partitions or 0)
+        click.echo(full_summary_line(result.summary()))
+        return
     result = run_full_with_progress(config, config.table(table).name, quiet)
     click.echo(full_summary_line(result.summary()))
 

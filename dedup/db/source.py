@@ -86,6 +86,7 @@ class Source:
         self.engine = make_engine(url, "source")
         self.table = self._reflect()
         self.key = self.table.c[table.key]
+        self.bounds = sa.true()  # within(): the key range this source reads (a Spark partition's)
 
     # -- opening -----------------------------------------------------------------------------
     def _reflect(self) -> sa.Table:
@@ -124,6 +125,29 @@ class Source:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    # -- key ranges (dedup.runs.spark reads one a partition) -----------------------------------
+    def split_keys(self, parts: int) -> list:
+        """Up to ``parts - 1`` distinct key values, ascending in the database's key order, that cut
+        the non-NULL keys into ranges of about equal rows (a run of equal keys stays in one range)."""
+        n = self._count(self.key.is_not(None))
+        query = sa.select(self.key).where(self.key.is_not(None)).order_by(self.key).limit(1)
+        out: list = []
+        try:
+            with self.engine.connect() as conn:
+                for p in range(1, max(parts, 1)):
+                    value = conn.execute(query.offset(n * p // parts - 1)).scalar() if n * p // parts else None
+                    if value is not None and (not out or value != out[-1]):
+                        out.append(value)
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
+        return out
+
+    def within(self, lower: object = None, upper: object = None) -> "Source":
+        """Read only the rows whose key is > ``lower`` and <= ``upper`` (None: unbounded)."""
+        self.bounds = sa.and_(*([self.key > lower] if lower is not None else []),
+                              *([self.key <= upper] if upper is not None else []), sa.true())
+        return self
 
     def __enter__(self) -> "Source":
         return self
@@ -219,7 +243,7 @@ class Source:
 
         By watermark, rows whose watermark is NULL are never in the window.
         """
-        order, base = [self.key], self.key.is_not(None)
+        order, base = [self.key], sa.and_(self.key.is_not(None), self.bounds)
         if by_watermark:
             wm = self.table.c[self.config.watermark]
             order, base = [wm, self.key], sa.and_(wm.is_not(None), base)

@@ -23,7 +23,7 @@ from .lineage import counts, describe, keep_ids
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
-from .stages import Progress, read_rows
+from .stages import Progress, Rows, read_rows
 
 log = logging.getLogger(__name__)
 
@@ -80,28 +80,43 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
                 else TermModel.learn(rows.features)
         sketches = recipe.sketch(rows.features, terms)
-        recipe = recipe.learn(sketches)
-        hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
-        if hot:
-            log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
-                        "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
-        fps = fingerprints_of(sketches, len(rows.keys))
+        recipe = learned(recipe, sketches)
         decisions = store.decisions(recipe.table.name)
         groups = recipe.groups(rows.keys, sketches, decisions)
-        before = {g.id: g for g in store.groups(recipe.table.name)}
-        keep_ids(groups, list(before.values()), store.max_group_id(recipe.table.name) + 1, run.id)
-        changes, rows_left = describe(before, groups)
-        store.replace_table(TableSnapshot(
-            table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
-            skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
-            sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-            blocks=recipe.block_entries(rows.keys, sketches), changes=changes))
-        result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
-                            run.id, counts(changes, rows_left))
-        if decisions:
-            store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
-        store.finish_run(run.id, "ok", result.summary())
+        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions)
+
+
+def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
+    """The recipe with what its scheme learns from the whole table's sketches; hot keys are logged."""
+    recipe = recipe.learn(sketches)
+    hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
+    if hot:
+        log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
+                    "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
+    return recipe
+
+
+def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
+               groups: list[Group], started: float, decisions=()) -> FullResult:
+    """Replace the table's results in the store with a full run's, and record the run as finished
+    (the local run and dedup.runs.spark both end here, so they store alike): the groups keep the
+    ids of the stored groups they overlap most (dedup.runs.lineage), the run's changes are kept,
+    and the ``decisions`` the groups were made with are marked applied."""
+    fps = fingerprints_of(sketches, len(rows.keys))
+    before = {g.id: g for g in store.groups(recipe.table.name)}
+    keep_ids(groups, list(before.values()), store.max_group_id(recipe.table.name) + 1, run.id)
+    changes, rows_left = describe(before, groups)
+    store.replace_table(TableSnapshot(
+        table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
+        skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
+        sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
+        blocks=recipe.block_entries(rows.keys, sketches), changes=changes))
+    result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
+                        rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
+                        run.id, counts(changes, rows_left))
+    if decisions:
+        store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
+    store.finish_run(run.id, "ok", result.summary())
     return result
 
 

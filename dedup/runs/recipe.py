@@ -180,8 +180,11 @@ class Recipe:
     def groups(self, keys: list[str], sketches: np.ndarray, decisions=()) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key; ``decisions``
         (dedup.index.decisions) cut the pairs decided different and join those decided same."""
-        fps = fingerprints_of(sketches, len(keys))
-        pairs = self.pairs(keys, sketches)
+        return self.grouped(keys, fingerprints_of(sketches, len(keys)), self.pairs(keys, sketches), decisions)
+
+    @staticmethod
+    def grouped(keys: list[str], fps: np.ndarray, pairs: list, decisions=()) -> list[Group]:
+        """Groups of verified ``pairs`` after the ``decisions`` (the local run's and Spark's alike)."""
         if decisions:
             wanted = decided_keys(decisions)
             pairs = apply_decisions(pairs, decisions, {k: int(f) for k, f in zip(keys, fps.tolist()) if k in wanted})

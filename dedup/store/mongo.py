@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 from bson.int64 import Int64
 from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
-from pymongo.errors import ConfigurationError, DuplicateKeyError
+from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
 
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, LockedError, StoreError
@@ -231,6 +231,7 @@ class MongoStore(BlockDocuments, MongoDecisions):
         live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
         self.db.drop_collection(tmp)  # a crashed attempt of this run
+        self._shard_like(live, tmp)
         mongo_migrate.steps_module().block_indexes(self.db[tmp])
         self._bulk(self.db[tmp], self._block_docs(snap.blocks))
         self.db[tmp].rename(live, dropTarget=True)
@@ -307,6 +308,17 @@ class MongoStore(BlockDocuments, MongoDecisions):
             (ReplaceOne({"table": table, "run": int(run_id), "group": c.group},
                         change_doc(table, run_id, c), upsert=True), 128 + 16 * (len(c.added) + len(c.removed)))
             for c in changes))
+
+    def _shard_like(self, live: str, tmp: str) -> None:
+        """A sharded live block collection (its key in ``config.collections``, as a mongos shows
+        it): the collection built aside is sharded on the same key before it is filled, so the
+        rename over the live one leaves the blocks sharded (migrations/mongo/SHARDING.md)."""
+        try:
+            info = self.db.client["config"]["collections"].find_one({"_id": f"{self.db.name}.{live}"})
+        except PyMongoError:  # no config database to read: not a sharded cluster
+            return
+        if info and info.get("key") and not info.get("dropped"):
+            self.db.client.admin.command("shardCollection", f"{self.db.name}.{tmp}", key=dict(info["key"]))
 
     def _blocks(self, table: str):
         name = blocks_name(table)

@@ -74,11 +74,12 @@ class BlockDocuments:
                 drop = [e["textname"] for e in doc["info"] if e["textname"] in wanted]
                 if not drop:
                     continue
+                at = {"blockName": doc["blockName"], "_id": doc["_id"]}  # the shard key: routed to one shard
                 if len(drop) == len(doc["info"]):
-                    ops.append((DeleteOne({"_id": doc["_id"]}), 0))
+                    ops.append((DeleteOne(at), 0))
                 else:
                     freed = sum(entry_bytes(k) for k in drop)
-                    ops.append((UpdateOne({"_id": doc["_id"]}, {
+                    ops.append((UpdateOne(at, {
                         "$pull": {"info": {"textname": {"$in": sorted(set(drop))}}},
                         "$inc": {"count": -len(drop), "bytes": -freed}}), 0))
             self._bulk(blocks, ops)
@@ -103,7 +104,7 @@ class BlockDocuments:
                         nbytes += entries[n][1]
                         n += 1
                     if n:
-                        ops.append((UpdateOne({"_id": doc["_id"]}, {
+                        ops.append((UpdateOne({"blockName": name, "_id": doc["_id"]}, {
                             "$push": {"info": {"$each": [e for e, _ in entries[:n]]}},
                             "$inc": {"count": n, "bytes": nbytes - doc.get("bytes", 0)}}), nbytes))
                         entries = entries[n:]

@@ -1,0 +1,97 @@
+"""`dedup full` on this machine beside `dedup full --engine spark` on the same rows: time and groups.
+
+Run by hand (not part of the tests; needs the `spark` extra and Java):
+
+    python bench/bench_spark.py [--rows 200000] [--seed 5] [--master local[2]] [--partitions 0] [--workers 2]
+
+The sample (``generate_petitions(rows, seed)``, the demo's config) is written to a SQLite file in
+a temp directory; the local run (``--workers`` featurising processes) and the Spark run (first, so that the process's peak memory is the Spark driver's) each fill
+a store of their own. Printed: seconds of each (the Spark run's with and without starting the
+session), rows/s, groups, whether the groups are identical (members, distances and pairs), the
+store file sizes, and the load average before and after. Every number is measured in this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dedup.config import parse_config  # noqa: E402
+from dedup.demo.generator import generate_petitions, write_sample_db  # noqa: E402
+from dedup.runs.full import run_full  # noqa: E402
+
+FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+
+
+def load() -> str:
+    """The load average (1, 5, 15 minutes): other jobs on the machine slow every number down."""
+    path = Path("/proc/loadavg")
+    return " ".join(path.read_text().split()[:3]) if path.exists() else "?"
+
+
+def config(source_url: str, store_path: Path, workers: int):
+    return parse_config({"source": {"url": source_url}, "store": {"url": f"sqlite:///{store_path}"},
+                         "text": {"workers": workers},
+                         "tables": {"petitions": {"key": "id", "watermark": "updated_at", "fields": FIELDS}}})
+
+
+def groups_of(result) -> list:
+    return [(g.keys, g.distances, [(p.a, p.b, p.distance) for p in g.pairs]) for g in result.groups]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=200_000)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--master", default="local[2]")
+    ap.add_argument("--partitions", type=int, default=0, help="key ranges (0: two a core)")
+    ap.add_argument("--workers", type=int, default=2, help="featurising processes of the local run")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("dedup.runs.spark").setLevel(logging.DEBUG)  # the Spark run's steps, timed
+    from dedup.runs.spark import run_full_spark, spark_session
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        source_url = f"sqlite:///{tmp / 'src.db'}"
+        write_sample_db(source_url, generate_petitions(args.rows, seed=args.seed))
+        print(f"rows {args.rows:,} (generate_petitions seed {args.seed}), load before {load()}", flush=True)
+
+        # the Spark run first, so the process's peak memory then is the Spark driver's alone
+        t = time.perf_counter()
+        spark = spark_session(args.master)
+        spark.sparkContext.setLogLevel("ERROR")
+        session_s = time.perf_counter() - t
+        t = time.perf_counter()
+        far = run_full_spark(config(source_url, tmp / "spark.db", 1), "petitions", spark=spark,
+                             partitions=args.partitions)
+        spark_s = time.perf_counter() - t
+        driver_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        spark.stop()
+        print(f"spark  ({args.master}): {spark_s:7.1f} s  {args.rows / spark_s:7.0f} rows/s  "
+              f"{len(far.groups):,} groups  (+{session_s:.1f} s starting the session)  "
+              f"driver peak {driver_mb:.0f} MB  load {load()}", flush=True)
+
+        t = time.perf_counter()
+        local = run_full(config(source_url, tmp / "local.db", args.workers), "petitions")
+        local_s = time.perf_counter() - t
+        print(f"local  (workers {args.workers}): {local_s:7.1f} s  {args.rows / local_s:7.0f} rows/s  "
+              f"{len(local.groups):,} groups  load {load()}", flush=True)
+        same = groups_of(far) == groups_of(local)
+        print(f"groups identical: {same}")
+        for name in ("local.db", "spark.db"):
+            size = sum(f.stat().st_size for f in tmp.glob(name + "*"))
+            print(f"store {name}: {size / 1e6:.1f} MB ({size / args.rows * 1e6 / 1e9:.2f} GB per million rows)")
+        if not same:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
