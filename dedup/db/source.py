@@ -150,6 +150,17 @@ class Source:
                 if position is not None else sa.and_(where, wm.is_not(None))
         return self._count(where)
 
+    def count_keys(self) -> int:
+        """Rows with a key, or distinct keys when the key is not declared unique."""
+        if self.unique_key:
+            return self._count(self.key.is_not(None))
+        query = sa.select(sa.func.count(sa.distinct(self.key))).select_from(self.table)
+        try:
+            with self.engine.connect() as conn:
+                return int(conn.execute(query).scalar_one())
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"cannot count rows of {self.config.name!r}: {first_line(e)}") from None
+
     def null_watermark_rows(self) -> int:
         """Rows whose watermark is NULL: an incremental run never reads them."""
         return self._count(self.table.c[self.config.watermark].is_(None))
@@ -224,8 +235,27 @@ class Source:
             wm = self.table.c[self.config.watermark]
             order, base = [wm, self.key], sa.and_(wm.is_not(None), base)
         if position is not None and not raw:
+            if by_watermark and position.get("key") is None:  # a lookback window's start: from that value on
+                value = watermark_from_json(position)
+                return order, sa.and_(base, _as_stored(order[0], value) >= value)
             position = (watermark_from_json(position), position["key"]) if by_watermark else (position["key"],)
         return order, sa.and_(base, _after(order, position))
+
+    def keys(self, batch_size: int = 10_000) -> Iterator[list[str]]:
+        """Every non-NULL key as text, batch by batch in key order: only the key column is read,
+        by keyset pagination (``dedup incremental --reconcile``)."""
+        last = None
+        try:
+            with self.engine.connect() as conn:
+                while True:
+                    where = self.key.is_not(None) if last is None else self.key > last
+                    raw = conn.execute(sa.select(self.key).where(where).order_by(self.key).limit(batch_size)).scalars().all()
+                    if not raw:
+                        return
+                    last = raw[-1]
+                    yield [_key_text(k) for k in raw]
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"reading the keys of {self.config.name!r} failed: {first_line(e)}") from None
 
     def _whole_run(self, conn, cols, order, where, result: list) -> list:
         """A full batch whose last position may continue past the limit (keys that repeat): its rows

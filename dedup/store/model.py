@@ -23,6 +23,7 @@ class Skipped:
     key: str
     reason: str
     detail: str = ""
+    watermark: str | None = field(default=None, compare=False)  # the row's watermark text, when it was read
 
 
 @dataclass
@@ -99,6 +100,7 @@ class TableSnapshot:
     sketches: np.ndarray | None = None  # (len(keys), W) uint64: the sketch words after the fingerprint, any width
     terms: TermCounts | None = None
     blocks: BlockEntries = field(default_factory=BlockEntries)  # every row's block entries
+    row_watermarks: list[str | None] | None = None  # aligned with keys: each row's watermark text (None: none)
 
 
 @dataclass
@@ -113,7 +115,9 @@ class TableChanges:
     3. ``skipped`` rows are recorded;
     4. groups in ``delete_groups`` go, groups in ``upsert_groups`` are written whole (members,
        distances, pairs, runs, merged_from) replacing any stored group of the same id;
-    5. last, the table's version stamp and watermark.
+    5. last, the table's version stamp and watermark (a store without transactions writes the
+       rows' watermarks ``add_row_watermarks`` just before it, so a row whose run was cut short
+       never looks already done to the next run's lookback).
 
     Term counts are left as they are: only a full run (TableSnapshot) changes them.
 
@@ -134,6 +138,7 @@ class TableChanges:
     watermark: dict | None
     add_sketches: np.ndarray | None = None  # (len(add_keys), W) uint64: the sketch words after the fingerprint, any width
     add_blocks: BlockEntries = field(default_factory=BlockEntries)
+    add_row_watermarks: list[str | None] | None = None  # aligned with add_keys (see TableSnapshot)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 from bson.errors import BSONError
 from bson.int64 import Int64
-from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
+from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument, UpdateOne
 from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
 
 from ..db.masking import mask_secrets
@@ -155,6 +155,26 @@ class MongoStore(BlockDocuments):
         return out
 
     @_guarded
+    def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for coll in (self.db.skipped, self.db.fingerprints):
+            for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+                for d in coll.find({"table": table, "key": {"$in": chunk}}, {"_id": 0, "key": 1, "wm": 1}):
+                    out[d["key"]] = d.get("wm")
+        return out
+
+    @_guarded
+    def keys(self, table: str) -> set[str]:
+        out: set[str] = set()
+        for coll in (self.db.fingerprints, self.db.skipped):
+            out.update(d["key"] for d in coll.find({"table": table}, {"_id": 0, "key": 1}))
+        return out
+
+    @_guarded
+    def count_keys(self, table: str) -> int:
+        return sum(coll.count_documents({"table": table}) for coll in (self.db.fingerprints, self.db.skipped))
+
+    @_guarded
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
         out: dict[str, tuple[int, ...]] = {}
         for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
@@ -247,13 +267,14 @@ class MongoStore(BlockDocuments):
 
         signed = fps.view(np.int64).tolist()
         self.db.fingerprints.delete_many({"table": t})
+        wms = snap.row_watermarks or [None] * len(keys)
         self._bulk(self.db.fingerprints, (
-            (InsertOne(fingerprint_doc(t, k, s, sig)), _doc_bytes(sig))
-            for k, s, sig in zip(keys, signed, sketch_blobs(sketches, len(keys)))))
+            (InsertOne(fingerprint_doc(t, k, s, sig, wm)), _doc_bytes(sig))
+            for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)))
         self.db.groups.delete_many({"table": t})
         self._bulk(self.db.groups, ((InsertOne(group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
         self.db.skipped.delete_many({"table": t})
-        self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s)), 256) for s in snap.skipped))
+        self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s, s.watermark)), 256) for s in snap.skipped))
         self.db.terms.delete_many({"table": t})
         self._bulk(self.db.terms, (
             (InsertOne({"table": t, "h": Int64(h), "n": n}), 48)
@@ -295,6 +316,13 @@ class MongoStore(BlockDocuments):
         self._bulk(self.db.groups, (
             (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
             for g in ch.upsert_groups))
+        # the rows' watermarks once their groups are written: a cut-short run's rows look changed
+        if ch.add_row_watermarks is not None:
+            self._bulk(self.db.fingerprints, (
+                (UpdateOne({"table": t, "key": k}, {"$set": {"wm": wm}}), 96)
+                for k, wm in zip(ch.add_keys, ch.add_row_watermarks) if wm is not None))
+        self._bulk(self.db.skipped, ((UpdateOne({"table": t, "key": s.key}, {"$set": {"wm": s.watermark}}), 96)
+                                     for s in ch.skipped if s.watermark is not None))
         # 5. state, last
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 

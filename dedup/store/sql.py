@@ -8,7 +8,6 @@ failure or a kill leaves the previous state in place.
 from __future__ import annotations
 
 import datetime as _dt
-import itertools
 import json
 from collections.abc import Sequence
 
@@ -22,11 +21,12 @@ from ..errors import LockedError, StoreError
 from ..index.groups import Group, Pair
 from ..index.keys import key_sort
 from . import sql_schema as S
-from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
-                    checked_sketches, checked_terms, signed_hashes, sketch_blobs, to_signed, to_unsigned)
+from .model import (RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words, checked_sketches,
+                    checked_terms, signed_hashes, to_unsigned)
 from .sql_migrate import current_revision, ensure_schema
+from .sql_writes import (_CHUNK, _add_blocks, _add_groups, _add_rows, _add_skipped, _add_terms, _drop_groups,
+                         _now, _remove_blocks, _set_state)
 
-_CHUNK = 5000  # rows per executemany and keys per IN (...)
 # term hashes per IN (...): small enough that PostgreSQL probes the primary key rather than
 # scanning a table of a million terms
 _TERMS_CHUNK = 1000
@@ -143,6 +143,27 @@ class SqlStore:
         rows = self._guard(self._select_in, query, f.row_key, keys)
         return {k: to_unsigned(v) for k, v in rows}
 
+    def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for t in (S.skipped, S.fingerprints):  # a key in both (never, but) counts as fingerprinted
+            query = sa.select(t.c.row_key, t.c.watermark).where(t.c.table_name == table)
+            out.update(self._guard(self._select_in, query, t.c.row_key, keys))
+        return out
+
+    def keys(self, table: str) -> set[str]:
+        f, s = S.fingerprints.c, S.skipped.c
+        rows = self._guard(self._select_in, sa.union(
+            sa.select(f.row_key).where(f.table_name == table),
+            sa.select(s.row_key).where(s.table_name == table)), None, None)
+        return {k for (k,) in rows}
+
+    def count_keys(self, table: str) -> int:
+        def read():
+            with self.engine.connect() as conn:
+                return sum(int(conn.execute(sa.select(sa.func.count()).select_from(t).where(
+                    t.c.table_name == table)).scalar_one()) for t in (S.fingerprints, S.skipped))
+        return 0 if self.empty else self._guard(read)
+
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
         """``signature``'s words, or a row written before revision 0004 its three sketch columns."""
         f = S.fingerprints.c
@@ -236,7 +257,8 @@ class SqlStore:
             with self.engine.begin() as conn:
                 for tbl in S.PER_TABLE:  # term counts included
                     conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
-                _add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches)
+                _add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
+                          snap.row_watermarks)
                 _add_blocks(conn, snap.table, snap.blocks)
                 _add_terms(conn, snap.table, term_hashes, term_counts)
                 if len(term_hashes) and conn.dialect.name == "postgresql":
@@ -261,115 +283,13 @@ class SqlStore:
                     chunk = gone[start:start + _CHUNK]
                     conn.execute(S.fingerprints.delete().where(f.table_name == t, f.row_key.in_(chunk)))
                     conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
-                _add_rows(conn, t, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches)
+                _add_rows(conn, t, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches, ch.add_row_watermarks)
                 _add_blocks(conn, t, ch.add_blocks)
                 _add_skipped(conn, t, ch.skipped)
                 _drop_groups(conn, t, [*ch.delete_groups, *(g.id for g in ch.upsert_groups)])
                 _add_groups(conn, t, ch.upsert_groups)
                 _set_state(conn, t, ch.version, ch.watermark, ch.upsert_groups)
         self._guard(write)
-
-
-def _add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None) -> None:
-    """Fingerprint rows, with their sketches if any (all words in ``signature``; sketch1..3 stay NULL)."""
-    if len(keys) != len(fps):
-        raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
-    _insert(conn, S.fingerprints, (
-        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "signature": sig}
-        for k, fp, sig in zip(keys, fps, sketch_blobs(sketches, len(keys)))))
-
-
-def _add_blocks(conn, table: str, entries: BlockEntries) -> None:
-    """Block entries through the driver's own executemany, as plain tuples: SQLAlchemy's per-row
-    parameter handling cost 15 of the 39 s that 2.9 million entries took (200k rows)."""
-    rows = iter(sorted(zip(itertools.repeat(table), entries.names, entries.keys,
-                           entries.fingerprints.view(np.int64).tolist())))  # in index order: appends, not random inserts
-    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
-    if mark is None:  # a driver with named parameters: the general path
-        _insert(conn, S.blocks, ({"table_name": t, "block_name": n, "textname": k, "hashcode": h}
-                                 for t, n, k, h in rows))
-        return
-    q = conn.dialect.identifier_preparer
-    cols = ", ".join(q.quote(c) for c in ("table_name", "block_name", "textname", "hashcode"))
-    sql = f"INSERT INTO {q.format_table(S.blocks)} ({cols}) VALUES ({', '.join([mark] * 4)})"
-    for chunk in iter(lambda: list(itertools.islice(rows, _CHUNK)), []):
-        conn.exec_driver_sql(sql, chunk)
-
-
-def _remove_blocks(conn, table: str, entries: BlockEntries) -> None:
-    """Delete block entries by their exact primary keys: the cost follows the batch, not the store."""
-    if not len(entries):
-        return
-    b = S.blocks.c
-    rows = [{"b_t": table, "b_n": name, "b_k": key} for name, key in zip(entries.names, entries.keys)]
-    for start in range(0, len(rows), _CHUNK):
-        conn.execute(S.blocks.delete().where(
-            b.table_name == sa.bindparam("b_t"), b.block_name == sa.bindparam("b_n"),
-            b.textname == sa.bindparam("b_k")), rows[start:start + _CHUNK])
-
-
-def _add_terms(conn, table: str, hashes: np.ndarray, counts: np.ndarray) -> None:
-    _insert(conn, S.term_counts, (
-        {"table_name": table, "term_hash": h, "doc_count": n}
-        for h, n in zip(hashes.view(np.int64).tolist(), counts.tolist())))
-
-
-def _add_skipped(conn, table: str, skipped: list[Skipped]) -> None:
-    _insert(conn, S.skipped, (
-        {"table_name": table, "row_key": s.key, "reason": s.reason, "detail": s.detail[:2000]} for s in skipped))
-
-
-def _add_groups(conn, table: str, groups: list[Group]) -> None:
-    _insert(conn, S.groups, (
-        {"table_name": table, "group_id": g.id, "size": g.size, "created_run": g.created_run,
-         "updated_run": g.updated_run, "merged_from": json.dumps(g.merged_from) if g.merged_from else None}
-        for g in groups))
-    _insert(conn, S.members, (
-        {"table_name": table, "row_key": k, "group_id": g.id, "distance": d}
-        for g in groups for k, d in zip(g.keys, g.distances)))
-    _insert(conn, S.pairs, (
-        {"table_name": table, "key_a": p.a, "key_b": p.b, "distance": p.distance} for g in groups for p in g.pairs))
-
-
-def _drop_groups(conn, table: str, ids: list[int]) -> None:
-    """Delete groups with their members and pairs."""
-    ids = list(dict.fromkeys(ids))
-    m = S.members.c
-    for start in range(0, len(ids), _CHUNK):
-        chunk = ids[start:start + _CHUNK]
-        keys = conn.execute(sa.select(m.row_key).where(m.table_name == table, m.group_id.in_(chunk))).scalars().all()
-        for k_start in range(0, len(keys), _CHUNK):
-            kc = keys[k_start:k_start + _CHUNK]
-            conn.execute(S.pairs.delete().where(S.pairs.c.table_name == table, S.pairs.c.key_a.in_(kc)))
-        conn.execute(S.members.delete().where(m.table_name == table, m.group_id.in_(chunk)))
-        conn.execute(S.groups.delete().where(S.groups.c.table_name == table, S.groups.c.group_id.in_(chunk)))
-
-
-def _set_state(conn, table: str, version: dict, watermark: dict | None, groups: list[Group]) -> None:
-    """Version stamp, watermark and largest group id; the lock columns are left as they are."""
-    t = S.tables.c
-    top = max((g.id for g in groups), default=0)
-    values = {"version": json.dumps(version, sort_keys=True),
-              "watermark": json.dumps(watermark) if watermark is not None else None, "updated_at": _now()}
-    updated = conn.execute(S.tables.update().where(t.table_name == table).values(
-        max_group_id=sa.case((t.max_group_id < top, top), else_=t.max_group_id), **values)).rowcount
-    if not updated:
-        conn.execute(S.tables.insert().values(table_name=table, max_group_id=top, **values))
-
-
-def _insert(conn, table: sa.Table, rows) -> None:
-    chunk: list[dict] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) >= _CHUNK:
-            conn.execute(table.insert(), chunk)
-            chunk = []
-    if chunk:
-        conn.execute(table.insert(), chunk)
-
-
-def _now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)
 
 
 def _schema_absent(engine: sa.Engine) -> bool:

@@ -45,9 +45,18 @@ def _v3_signatures(_db) -> None:
     see the ``sig`` of newer documents, refuses the store instead of reading it without sketches."""
 
 
+def _v4_row_watermarks(_db) -> None:
+    """No-op data step: fingerprint documents (and skipped-row documents of rows read whole) now
+    carry ``wm``, the row's watermark text when it was fingerprinted, which incremental runs compare in their lookback window. Documents written
+    before have none and count as changed there, so the first incremental run after the upgrade
+    processes the rows of its lookback window once; nothing is converted. The version moves so
+    that an older dedup, which would write documents without ``wm``, refuses the store."""
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
     (2, "unique index of term document counts (table, term hash)", _v2_terms),
     (3, "sketches of any width in fingerprint documents (sig); nothing to convert", _v3_signatures),
+    (4, "each row's watermark in its fingerprint document (wm); nothing to convert", _v4_row_watermarks),
 ]
