@@ -1,0 +1,134 @@
+"""watermark_lookback, reconcile_every and the unseen-rows check (issue 13), on a SQLite source;
+the row watermarks of a 0004 store after migration 0005."""
+
+import datetime as dt
+import json
+import logging
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+
+from dedup.config.lookback import window_start
+from dedup.errors import ConfigError
+from dedup.runs.full import run_full
+from dedup.runs.incremental import run_incremental
+from dedup.store import migrate_store, open_store
+from dedup.store.sql_migrate import _alembic_config
+from helpers import config_for, make_table, petition
+from test_incremental import append, memberships, update
+from test_pipeline import BASE, OTHER
+
+FIELDS = {"name": "short", "phone": "short", "title": "text", "content": "text"}
+
+
+def _cfg(src, tmp_path, **table):
+    return config_for(src, f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS, watermark="updated_at", **table)
+
+
+def _table(tmp_path, n=6):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    make_table(src, [petition(i, f"第{i}号 {OTHER if i % 2 else BASE}") for i in range(1, n + 1)])
+    return src
+
+
+def test_without_a_lookback_a_late_row_is_missed_and_reported_as_unseen(tmp_path, caplog):
+    src = _table(tmp_path)
+    cfg = _cfg(src, tmp_path, watermark_lookback=0)
+    run_full(cfg)
+    late = {**petition(50, BASE), "updated_at": dt.datetime(2024, 1, 1, 0, 3)}  # before the stored watermark (00:06)
+    append(src, [late])
+    with caplog.at_level(logging.WARNING):
+        r = run_incremental(cfg)
+    assert (r.rows_read, r.unseen_rows, r.lookback_from) == (0, 1, None)
+    assert "at least 1 source rows are not in the store" in caplog.text
+    assert "50" not in {k for g in memberships(cfg) for k in g}
+    lookback = _cfg(src, tmp_path, watermark_lookback="1h")  # the same store, now looking back an hour
+    r = run_incremental(lookback)
+    assert (r.rows_read, r.unseen_rows) == (1, 0) and r.lookback_from == "2023-12-31 23:06:00"
+    assert "50" in {k for g in memberships(cfg) for k in g}
+
+
+def test_a_row_older_than_the_lookback_and_null_watermarks_are_counted(tmp_path, caplog):
+    src = _table(tmp_path)
+    cfg = _cfg(src, tmp_path, watermark_lookback="2m")
+    run_full(cfg)
+    old = {**petition(60, OTHER), "updated_at": dt.datetime(2023, 6, 1)}
+    append(src, [old, {**petition(61, "无水印的一行"), "updated_at": None}])
+    with caplog.at_level(logging.WARNING):
+        r = run_incremental(cfg)
+    assert (r.rows_read, r.null_watermark, r.unseen_rows) == (0, 1, 2)
+    summary = r.summary()
+    assert (summary["null_watermark"], summary["unseen_rows"]) == (1, 2)
+    assert "NULL updated_at" in caplog.text and "at least 2 source rows" in caplog.text
+    run_full(cfg)
+    assert run_incremental(cfg).unseen_rows == 0  # the full run read both
+
+
+def test_a_backdated_edit_within_the_lookback_is_refingerprinted_once(tmp_path):
+    src = _table(tmp_path)
+    cfg = _cfg(src, tmp_path)  # default lookback: 1 day
+    run_full(cfg)
+    assert ["1", "3", "5"] in memberships(cfg)
+    update(src, 3, content="完全不同：反映小区电梯长期故障无人维修。", updated_at=dt.datetime(2023, 12, 31, 12))
+    r = run_incremental(cfg)
+    assert (r.rows_read, r.changed, r.unchanged) == (1, 1, 5)
+    assert ["1", "5"] in memberships(cfg) and "3" not in {k for g in memberships(cfg) for k in g}
+    r = run_incremental(cfg)
+    assert (r.rows_read, r.changed) == (0, 0)
+
+
+def test_reconcile_every_n_runs(tmp_path):
+    src = _table(tmp_path)
+    cfg = _cfg(src, tmp_path, reconcile_every=2)
+    run_full(cfg)
+    engine = sa.create_engine(src)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM petitions WHERE id = 5"))
+    engine.dispose()
+    first = run_incremental(cfg)  # the first since the full run: not yet
+    assert (first.reconciled, first.deleted) == (False, 0)
+    second = run_incremental(cfg)
+    assert (second.reconciled, second.deleted) == (True, 1)
+    assert ["1", "3"] in memberships(cfg)
+    assert run_incremental(cfg).reconciled is False
+
+
+@pytest.mark.parametrize("value,problem", [("2x", "not a duration"), (-1, "negative"), (True, "duration")])
+def test_bad_lookbacks_are_refused(tmp_path, value, problem):
+    with pytest.raises(ConfigError, match=problem):
+        _cfg("sqlite://", tmp_path, watermark_lookback=value)
+    with pytest.raises(ConfigError, match="reconcile_every"):
+        _cfg("sqlite://", tmp_path, reconcile_every=-2)
+
+
+def test_lookback_kinds():
+    day = dt.datetime(2024, 5, 2, 12)
+    assert window_start(day, None) == dt.datetime(2024, 5, 1, 12)
+    assert window_start(dt.date(2024, 5, 2), dt.timedelta(hours=36)) == dt.date(2024, 4, 30)
+    assert window_start(100, None) is None and window_start(100, 30) == 70
+    assert window_start("garbage", None) is None
+    with pytest.raises(ValueError, match="needs a whole number"):
+        window_start(100, dt.timedelta(days=1))
+    with pytest.raises(ValueError, match="needs a duration"):
+        window_start(day, 5)
+
+
+def test_a_0004_store_migrates_and_its_rows_are_processed_once_in_the_window(tmp_path):
+    src = _table(tmp_path)
+    store_url = f"sqlite:///{tmp_path / 'store.db'}"
+    cfg = _cfg(src, tmp_path)
+    run_full(cfg)
+    engine = sa.create_engine(store_url)  # as a dedup before 0005 left it: no row watermarks
+    with engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0004")
+    engine.dispose()
+    assert migrate_store(store_url).endswith("to revision 0005")
+    groups = memberships(cfg)
+    assert run_incremental(cfg).rows_read == 6  # once: their watermarks were not known
+    assert memberships(cfg) == groups and run_incremental(cfg).rows_read == 0
+    store = open_store(store_url)
+    try:
+        assert store.row_watermarks("petitions", ["1"]) == {"1": "datetime:2024-01-01T00:01:00"}
+    finally:
+        store.close()
