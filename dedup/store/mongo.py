@@ -317,12 +317,11 @@ class MongoStore(BlockDocuments):
             (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
             for g in ch.upsert_groups))
         # the rows' watermarks once their groups are written: a cut-short run's rows look changed
-        if ch.add_row_watermarks is not None:
-            self._bulk(self.db.fingerprints, (
-                (UpdateOne({"table": t, "key": k}, {"$set": {"wm": wm}}), 96)
-                for k, wm in zip(ch.add_keys, ch.add_row_watermarks) if wm is not None))
-        self._bulk(self.db.skipped, ((UpdateOne({"table": t, "key": s.key}, {"$set": {"wm": s.watermark}}), 96)
-                                     for s in ch.skipped if s.watermark is not None))
+        for coll, marks in ((self.db.fingerprints, zip(ch.add_keys, ch.add_row_watermarks or ())),
+                            (self.db.skipped, ((s.key, s.watermark) for s in ch.skipped))):
+            ops = [(UpdateOne({"table": t, "key": k}, {"$set": {"wm": wm}}), 96) for k, wm in marks if wm is not None]
+            if ops:
+                self._bulk(coll, iter(ops))
         # 5. state, last
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 
