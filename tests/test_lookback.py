@@ -132,3 +132,68 @@ def test_a_0004_store_migrates_and_its_rows_are_processed_once_in_the_window(tmp
         assert store.row_watermarks("petitions", ["1"]) == {"1": "datetime:2024-01-01T00:01:00"}
     finally:
         store.close()
+
+
+@pytest.fixture(params=["sqlite", "mongomock"])
+def a_store(request, tmp_path):
+    if request.param == "sqlite":
+        store = open_store(f"sqlite:///{tmp_path / 'contract.db'}")
+    else:
+        import mongomock
+
+        from dedup.store.mongo import MongoStore
+        from mongo_fixtures import MOCK_URL
+
+        store = MongoStore(MOCK_URL, client=mongomock.MongoClient())
+    yield store
+    store.close()
+
+
+def _changes(store, add, wms, skipped=()):
+    import numpy as np
+
+    from dedup.store import BlockEntries, RunRecord, TableChanges
+
+    run_id = store.start_run(RunRecord("t", "incremental", dt.datetime(2026, 1, 1)))
+    return TableChanges("t", run_id, [], BlockEntries(), list(add), np.arange(1, len(add) + 1, dtype=np.uint64),
+                        list(skipped), [], [], {"v": 1}, None, add_row_watermarks=wms)
+
+
+def test_stores_keep_row_watermarks_and_list_their_keys(a_store):
+    from dedup.store import Skipped
+
+    skipped = [Skipped("s", "no_features", watermark="int:4"), Skipped("u", "unreadable")]
+    a_store.apply_changes(_changes(a_store, ["a", "b", "c"], ["int:1", None, "int:3"], skipped))
+    assert a_store.row_watermarks("t", ["a", "b", "c", "s", "u", "zz"]) == {
+        "a": "int:1", "b": None, "c": "int:3", "s": "int:4", "u": None}
+    assert a_store.keys("t") == {"a", "b", "c", "s", "u"} and a_store.count_keys("t") == 5
+    assert a_store.keys("other") == set() and a_store.count_keys("other") == 0
+
+
+def test_mongo_writes_row_watermarks_after_the_groups(monkeypatch):
+    """Cut before the row watermarks are written, the rows look changed to the next lookback."""
+    import mongomock
+    from pymongo.errors import OperationFailure
+
+    from dedup.store.mongo import MongoStore
+    from mongo_fixtures import MOCK_URL
+
+    store = MongoStore(MOCK_URL, client=mongomock.MongoClient())
+    ch = _changes(store, ["a", "b"], ["int:1", "int:2"])
+    real = MongoStore._bulk
+
+    def cut(self, coll, ops):
+        ops = list(ops)
+        if any("$set" in getattr(op, "_doc", {}) for op, _ in ops):
+            raise OperationFailure("connection lost")
+        return real(self, coll, iter(ops))
+
+    monkeypatch.setattr(MongoStore, "_bulk", cut)
+    with pytest.raises(Exception, match="connection lost"):
+        store.apply_changes(ch)
+    assert store.fingerprints("t") == {"a": 1, "b": 2}
+    assert store.row_watermarks("t", ["a", "b"]) == {"a": None, "b": None}
+    monkeypatch.setattr(MongoStore, "_bulk", real)
+    store.apply_changes(ch)
+    assert store.row_watermarks("t", ["a", "b"]) == {"a": "int:1", "b": "int:2"}
+    store.close()
