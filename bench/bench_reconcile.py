@@ -16,7 +16,7 @@ a fresh copy of the store:
 * ``incremental --reconcile``: the key column read by keyset (10,000 keys a query), the store's keys
   read, the vanished ones removed;
 
-each with wall seconds (``run_incremental``), peak RSS, and the reconcile's parts timed alone
+each with wall seconds (``run_incremental``), peak RSS (VmHWM), and the reconcile's parts timed alone
 (``Source.keys``, ``store.keys``) in the first process. Machine load is printed with the numbers.
 """
 
@@ -27,7 +27,6 @@ import datetime as dt
 import json
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -111,8 +110,14 @@ def measure(work: Path, kind: str) -> dict:
     result = run_incremental(cfg, reconcile=kind == "reconcile")
     seconds = time.perf_counter() - start
     return {"kind": kind, "seconds": round(seconds, 2), "rows": result.rows_read, "unchanged": result.unchanged,
-            "deleted": result.deleted, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+            "deleted": result.deleted, "peak_rss_mb": _peak_mb(),
             **parts}
+
+
+def _peak_mb() -> int:
+    """This process's peak RSS (VmHWM: ru_maxrss would carry the parent's over exec)."""
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) // 1024 for line in fh if line.startswith("VmHWM:"))
 
 
 def main() -> None:
@@ -120,14 +125,16 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--deleted", type=int, default=1000)
     ap.add_argument("--work", type=Path, default=Path("/tmp/dedup-reconcile"))
+    ap.add_argument("--reuse", action="store_true", help="measure the tables a previous run built in --work")
     ap.add_argument("--measure", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.measure:
         print(json.dumps(measure(args.work, args.measure)))
         return
     start = time.perf_counter()
-    build(args.work, args.rows, args.deleted)
-    print(f"built {args.rows:,} rows, {args.deleted:,} deleted from the source, in {time.perf_counter() - start:.0f} s")
+    if not args.reuse:
+        build(args.work, args.rows, args.deleted)
+    print(f"{'reused' if args.reuse else 'built'} {args.rows:,} rows, {args.deleted:,} deleted from the source, in {time.perf_counter() - start:.0f} s")
     for kind in ("incremental", "no-lookback", "reconcile"):
         out = subprocess.run([sys.executable, __file__, "--work", str(args.work), "--measure", kind],
                              check=True, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -86,10 +86,10 @@ def should_reconcile(store: Store, table: str, every: int) -> bool:
 
 def vanished(source: Source, store: Store, table: str) -> list[str]:
     """Stored keys the source does not hold any more (its key column read alone, by keyset)."""
-    present: set[str] = set()
+    gone = store.keys(table)  # one set in memory: the source's keys are struck off it batch by batch
     for keys in source.keys():
-        present.update(keys)
-    gone = store.keys(table) - present - {NULL_KEY}
+        gone.difference_update(keys)
+    gone.discard(NULL_KEY)
     return sorted(gone, key=key_sort)
 
 

@@ -151,11 +151,11 @@ class SqlStore:
         return out
 
     def keys(self, table: str) -> set[str]:
-        f, s = S.fingerprints.c, S.skipped.c
-        rows = self._guard(self._select_in, sa.union(
-            sa.select(f.row_key).where(f.table_name == table),
-            sa.select(s.row_key).where(s.table_name == table)), None, None)
-        return {k for (k,) in rows}
+        out: set[str] = set()
+        for t in (S.fingerprints, S.skipped):  # two scans, no UNION: the set drops repeats
+            out.update(k for (k,) in self._guard(self._select_in, sa.select(t.c.row_key).where(
+                t.c.table_name == table), None, None))
+        return out
 
     def count_keys(self, table: str) -> int:
         def read():
