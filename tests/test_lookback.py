@@ -197,3 +197,51 @@ def test_mongo_writes_row_watermarks_after_the_groups(monkeypatch):
     store.apply_changes(ch)
     assert store.row_watermarks("t", ["a", "b"]) == {"a": "int:1", "b": "int:2"}
     store.close()
+
+
+def test_a_numeric_watermark_looks_back_by_count(tmp_path):
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    engine = sa.create_engine(src)
+    md = sa.MetaData()
+    tbl = sa.Table("petitions", md, sa.Column("id", sa.Integer, primary_key=True), sa.Column("content", sa.Text),
+                   sa.Column("seq", sa.Integer))
+    md.create_all(engine)
+    with engine.begin() as conn:
+        conn.execute(tbl.insert(), [{"id": i, "content": f"第{i}号 {BASE if i < 3 else OTHER}", "seq": 10 * i}
+                                    for i in range(1, 7)])
+    cfg = config_for(src, f"sqlite:///{tmp_path / 'store.db'}", fields={"content": "text"}, watermark="seq",
+                     watermark_lookback=25)
+    run_full(cfg)
+    with engine.begin() as conn:  # late (seq 45, within 60 - 25) and too late (seq 5)
+        conn.execute(tbl.insert(), [{"id": 7, "content": f"第7号 {OTHER}", "seq": 45},
+                                    {"id": 8, "content": f"第8号 {BASE}", "seq": 5}])
+    engine.dispose()
+    r = run_incremental(cfg)
+    assert (r.rows_read, r.unchanged, r.unseen_rows, r.lookback_from) == (1, 3, 1, "35")
+    assert ["3", "4", "5", "6", "7"] in memberships(cfg)
+    with pytest.raises(ConfigError, match="watermark_lookback: a numeric watermark needs a whole number"):
+        run_incremental(config_for(src, cfg.store_url, fields={"content": "text"}, watermark="seq",
+                                   watermark_lookback="2d"))
+
+
+def test_the_command_line_reconciles_and_says_so(tmp_path):
+    from click.testing import CliRunner
+
+    from dedup.cli import main
+
+    src = _table(tmp_path)
+    (tmp_path / "dedup.yaml").write_text(
+        f'source: {{url: "{src}"}}\nstore: {{url: "sqlite:///{tmp_path / "store.db"}"}}\n'
+        "tables:\n  petitions:\n    key: id\n    watermark: updated_at\n    watermark_lookback: 36h\n"
+        "    fields: {name: short, content: text}\n", encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(main, ["-c", str(tmp_path / "dedup.yaml"), "full", "-q"]).exit_code == 0
+    engine = sa.create_engine(src)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM petitions WHERE id IN (2, 4)"))
+    engine.dispose()
+    out = runner.invoke(main, ["-c", str(tmp_path / "dedup.yaml"), "incremental", "-q", "--reconcile"])
+    assert out.exit_code == 0 and "2 deleted rows removed" in out.output
+    out = runner.invoke(main, ["-c", str(tmp_path / "dedup.yaml"), "incremental", "--json"])
+    summary = json.loads(out.output)
+    assert (summary["reconciled"], summary["deleted"], summary["unchanged"], summary["rows"]) == (False, 0, 4, 0)
