@@ -254,7 +254,7 @@ class Source:
                         return
                     last = raw[-1]
                     yield [_key_text(k) for k in raw]
-        except sa_exc.SQLAlchemyError as e:
+        except (sa_exc.SQLAlchemyError, *READ_ERRORS) as e:  # a key that cannot be read: no reconcile
             raise SourceError(f"reading the keys of {self.config.name!r} failed: {first_line(e)}") from None
 
     def _whole_run(self, conn, cols, order, where, result: list) -> list:

@@ -142,7 +142,8 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     new_keys, new_sketches = rows.keys, np.asarray(sketches, dtype=np.uint64)
     new_fps = fingerprints_of(new_sketches, len(new_keys))
     read_keys = list(dict.fromkeys([*new_keys, *(s.key for s in rows.skipped)]))
-    gone = [k for k in gone if k not in set(read_keys)]  # a key read now is there (deleted, then added again)
+    read_now = set(read_keys)
+    gone = [k for k in gone if k not in read_now]  # a key read now is there (deleted, then added again)
     batch_keys = read_keys + gone
     in_batch = set(batch_keys)
 
