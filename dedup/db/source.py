@@ -38,6 +38,7 @@ READ_ERRORS = (sa_exc.DBAPIError, ValueError, TypeError, ArithmeticError)
 class SourceBatch:
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (key, column -> value)
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (key, why)
+    unreadable_at: dict[str, object] = field(default_factory=dict)  # key -> its watermark as stored (text on SQLite)
     truncated: list[tuple[str, str, int]] = field(default_factory=list)  # (key, column, characters before the cut)
     last: tuple | None = None  # the order columns of the batch's last row: where the next one starts
     readable: tuple | None = None  # the furthest position whose values read back (None: none did)
@@ -286,8 +287,12 @@ class Source:
         log.debug("a batch failed (%s); reading it row by row", first_line(cause))
         sqlite = self.engine.dialect.name == "sqlite"  # the one database that keeps any text in any column
         raw = [sa.type_coerce(c, sa.String) if sqlite and c is not self.key else c for c in order]
-        positions = conn.execute(sa.select(*raw).where(where).order_by(*order).limit(self.batch_size)).all()
-        positions = list(dict.fromkeys(tuple(p) for p in positions))  # a repeated key: its rows are read at once
+        wm = self.table.c[self.config.watermark] if self.config.watermark else None
+        extra = [sa.type_coerce(wm, sa.String) if sqlite else wm] if wm is not None and len(order) == 1 else []
+        found = conn.execute(sa.select(*raw, *extra).where(where).order_by(*order).limit(self.batch_size)).all()
+        found = list(dict.fromkeys(tuple(p) for p in found))  # a repeated key: its rows are read at once
+        positions = list(dict.fromkeys(p[:len(raw)] for p in found))
+        stored_wm = {p[len(raw) - 1]: p[-1] if extra else p[0] for p in found} if wm is not None else {}
         batch = SourceBatch()
         for pos in positions:
             k = pos[-1]
@@ -300,6 +305,8 @@ class Source:
                     raise
                 conn.rollback()
                 batch.unreadable.append((_key_text(k), first_line(e)))
+                if k in stored_wm:
+                    batch.unreadable_at[_key_text(k)] = stored_wm[k]
         typed = [self._typed(order, p) for p in positions]
         batch.readable = next((t for t, ok in reversed(typed) if ok), None)
         return batch, (typed[-1][0] if typed else None)

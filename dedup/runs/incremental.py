@@ -106,7 +106,8 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
             on_total(source.count(start))
         rows = read_rows(source, recipe, progress, since=start, by_watermark=True,
                          workers=resolve_workers(config.text.workers),
-                         select=late.changed_rows(store, name, recipe.table.watermark) if state is not None else None)
+                         select=late.changed_rows(store, name, recipe.table.watermark) if state is not None else None,
+                         null_since=since)
         rows.watermark = late.later(rows.watermark, since)
         sketches = recipe.sketch(rows.features, stored_terms(store, name, rows.features) if recipe.idf else None)
         changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, gone)

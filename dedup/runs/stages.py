@@ -82,11 +82,14 @@ class KeyCheck:
 
 
 def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, since: dict | None = None,
-              by_watermark: bool = False, workers: int = 1, select: Select | None = None) -> Rows:
+              by_watermark: bool = False, workers: int = 1, select: Select | None = None,
+              null_since: dict | None = None) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
     ``workers`` processes; rows without features, unreadable ones and those their key cannot name
     (it repeats, or is NULL) are set aside. ``select``: of each batch, only the rows it returns are
-    processed (the others count as ``unchanged``)."""
+    processed (the others count as ``unchanged``). ``null_since``: count the rows whose key is NULL
+    past this position instead of ``since`` (an incremental run: past the stored watermark, not
+    from the start of its lookback window)."""
     wm_col, key_col = source.config.watermark, source.config.key
     keys: list[str] = []
     skipped: list[Skipped] = []
@@ -113,12 +116,15 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 last = batch.readable or last
             elif wm_col is not None:
                 last = _furthest(last, batch.rows, wm_col, key_col)
-            if select is not None:
-                kept = select(batch.rows)
-                unchanged += len(batch.rows) - len(kept)
-                if progress is not None and len(kept) < len(batch.rows):
-                    progress(len(batch.rows) - len(kept))
-                batch.rows = kept
+            if select is not None:  # rows read again and unchanged (unreadable ones too) are left alone
+                before = len(batch.rows) + len(batch.unreadable)
+                batch.rows = select(batch.rows)
+                bad = {k for k, _r in select([(k, {wm_col: batch.unreadable_at.get(k)}) for k, _w in batch.unreadable])}
+                batch.unreadable = [(k, why) for k, why in batch.unreadable if k in bad]
+                left = before - len(batch.rows) - len(batch.unreadable)
+                unchanged += left
+                if progress is not None and left:
+                    progress(left)
             for key, row in batch.rows:
                 seen.see(key, row[key_col])
                 if wm_col is not None:
@@ -128,12 +134,13 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
             if by_watermark and not source.unique_key and batch.rows:
                 seen.table_counts(source.key_counts([row for _key, row in batch.rows]))
             truncated.extend(batch.truncated)
-            skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
+            skipped.extend(Skipped(k, "unreadable", why, row_watermark_text(batch.unreadable_at.get(k)))
+                           for k, why in batch.unreadable)
             take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
         take(featurizing.drain())
     features = HashedFeatures.concat(parts)
     set_aside = [Skipped(k, "duplicate_key", why) for k, why in seen.duplicates().items()]
-    nulls = source.null_key_rows(since, by_watermark)
+    nulls = source.null_key_rows(null_since or since, by_watermark)
     if nulls:
         also = f"; so is the row whose key is the text {NULL_KEY!r}" if NULL_KEY in seen.first else ""
         set_aside = [s for s in set_aside if s.key != NULL_KEY]  # one record a key
@@ -146,7 +153,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
         log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
                     ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
     if row_wms:  # a skipped row read whole keeps its watermark too: the lookback then leaves it alone
-        skipped = [replace(s, watermark=row_wms.get(s.key)) if s.reason in ("no_features", "unreadable") else s
+        skipped = [replace(s, watermark=row_wms.get(s.key, s.watermark)) if s.reason in ("no_features", "unreadable") else s
                    for s in skipped]
     _log_truncated(source, truncated)
     null_wm = source.null_watermark_rows() if by_watermark else 0
