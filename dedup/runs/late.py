@@ -71,11 +71,11 @@ def later(position: dict | None, stored: dict | None) -> dict | None:
 
 def should_reconcile(store: Store, table: str, every: int) -> bool:
     """True when ``every`` > 0 and this is the every-th incremental run since the last full run
-    or reconcile."""
+    or reconcile (counting the runs that finished ok)."""
     if every <= 0:
         return False
     since = 0
-    for run in store.runs(table, limit=every):
+    for run in store.runs(table, limit=every + 20):  # this run (running) and failed ones are not counted
         if run.status != "ok":
             continue
         if run.kind == "full" or run.summary.get("reconciled"):
