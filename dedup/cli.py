@@ -180,16 +180,20 @@ def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: 
               help="Configured table to process; repeat for several. Default: every configured table.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per table on stdout, for machines.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@click.option("--reconcile", is_flag=True,
+              help="Also read the key column and remove the rows deleted from the source (as reconcile_every does).")
 @click.pass_obj
 @handle_errors
-def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: bool) -> None:
+def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: bool, reconcile: bool) -> None:
     """Compare only the rows added or changed since the last run (for cron).
 
     Reads the rows past the stored watermark (the table's `watermark` column, ties broken by key),
     compares them with each other and with the stored fingerprints, updates the groups (a group
     keeps its id; when groups merge the oldest id survives) and moves the watermark last. A killed
-    run can simply be run again. Prints one line per table: new rows, new groups, rows that joined
-    groups, seconds. Exit codes: 0 ok, 1 failure, 2 bad configuration (also: settings changed
+    run can simply be run again. Rows within the table's watermark_lookback of the stored
+    watermark are read again and processed if their watermark changed (late rows, backdated
+    edits). Prints one line per table: new rows, new groups, rows that joined groups, deleted
+    rows (with --reconcile), seconds. Exit codes: 0 ok, 1 failure, 2 bad configuration (also: settings changed
     since the last full run), 3 another run holds the table's lock.
     """
     import json as _json
@@ -203,7 +207,8 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
         tcfg = config.table(name)
         progress = Progress(tcfg.name, quiet or as_json)
         try:
-            result = run_incremental(config, tcfg.name, progress=progress, on_total=progress.total)
+            result = run_incremental(config, tcfg.name, progress=progress, on_total=progress.total,
+                                     reconcile=reconcile)
         except DedupError as e:
             if len(names) == 1:
                 raise

@@ -83,4 +83,8 @@ def incremental_summary_line(s: dict) -> str:
         parts.append(f"{s['truncated']} cells truncated")
     if s.get("null_watermark"):
         parts.append(f"{s['null_watermark']} rows with a NULL watermark not read")
+    if s.get("reconciled"):
+        parts.append(f"{s['deleted']} deleted rows removed")
+    if s.get("unseen_rows"):
+        parts.append(f"at least {s['unseen_rows']} rows not in the store (run full)")
     return f"{s['table']}: " + ", ".join(parts) + f", {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}"

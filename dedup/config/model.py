@@ -45,7 +45,7 @@ KEYS = {
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
     "text": {"stopwords", "hmm", "segmenter", "workers", "idf", "tf"},
-    "tables.<name>": {"key", "watermark", "fields", "display", "fingerprint"},
+    "tables.<name>": {"key", "watermark", "watermark_lookback", "reconcile_every", "fields", "display", "fingerprint"},
     "tables.<name>.fields.<column>": {"kind", "weight", "n", "match"},
 }
 
@@ -77,6 +77,8 @@ class TableConfig:
     display: tuple[str, ...] = ()
     fingerprint: str = "row"  # row: one SimHash of all features; fields: each field its own block
     max_cell_chars: int = DEFAULT_MAX_CELL_CHARS  # source.max_cell_chars: longer field values are cut when read
+    watermark_lookback: object = None  # timedelta or number (dedup.config.lookback); None: the default by type
+    reconcile_every: int = 0  # reconcile deletes every N-th incremental run; 0: only with --reconcile
 
     @property
     def by_field(self) -> bool:

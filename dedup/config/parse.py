@@ -17,6 +17,7 @@ import yaml
 from ..errors import ConfigError
 from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
 from .checks import integer as _integer, unknown_keys as _unknown
+from .lookback import parse_lookback, parse_reconcile_every
 from .match import parse_match
 from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_CELL_CHARS,
                     DEFAULT_MAX_DISTANCE,
@@ -285,7 +286,9 @@ def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int,
     if not key or not fields:
         return None
     return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display,
-                       fingerprint=fingerprint, max_cell_chars=max_cell_chars)
+                       fingerprint=fingerprint, max_cell_chars=max_cell_chars,
+                       watermark_lookback=parse_lookback(raw, path, problems),
+                       reconcile_every=parse_reconcile_every(raw, path, problems))
 
 
 def _parse_field(col: str, spec: Any, path: str, problems: _Problems) -> FieldSpec | None:

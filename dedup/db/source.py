@@ -38,6 +38,7 @@ READ_ERRORS = (sa_exc.DBAPIError, ValueError, TypeError, ArithmeticError)
 class SourceBatch:
     rows: list[tuple[str, dict]] = field(default_factory=list)  # (key, column -> value)
     unreadable: list[tuple[str, str]] = field(default_factory=list)  # (key, why)
+    unreadable_at: dict[str, object] = field(default_factory=dict)  # key -> its watermark as stored (text on SQLite)
     truncated: list[tuple[str, str, int]] = field(default_factory=list)  # (key, column, characters before the cut)
     last: tuple | None = None  # the order columns of the batch's last row: where the next one starts
     readable: tuple | None = None  # the furthest position whose values read back (None: none did)
@@ -174,6 +175,17 @@ class Source:
                 if position is not None else sa.and_(where, wm.is_not(None))
         return self._count(where)
 
+    def count_keys(self) -> int:
+        """Rows with a key, or distinct keys when the key is not declared unique."""
+        if self.unique_key:
+            return self._count(self.key.is_not(None))
+        query = sa.select(sa.func.count(sa.distinct(self.key))).select_from(self.table)
+        try:
+            with self.engine.connect() as conn:
+                return int(conn.execute(query).scalar_one())
+        except sa_exc.SQLAlchemyError as e:
+            raise SourceError(f"cannot count rows of {self.config.name!r}: {first_line(e)}") from None
+
     def null_watermark_rows(self) -> int:
         """Rows whose watermark is NULL: an incremental run never reads them."""
         return self._count(self.table.c[self.config.watermark].is_(None))
@@ -248,8 +260,27 @@ class Source:
             wm = self.table.c[self.config.watermark]
             order, base = [wm, self.key], sa.and_(wm.is_not(None), base)
         if position is not None and not raw:
+            if by_watermark and position.get("key") is None:  # a lookback window's start: from that value on
+                value = watermark_from_json(position)
+                return order, sa.and_(base, _as_stored(order[0], value) >= value)
             position = (watermark_from_json(position), position["key"]) if by_watermark else (position["key"],)
         return order, sa.and_(base, _after(order, position))
+
+    def keys(self, batch_size: int = 10_000) -> Iterator[list[str]]:
+        """Every non-NULL key as text, batch by batch in key order: only the key column is read,
+        by keyset pagination (``dedup incremental --reconcile``)."""
+        last = None
+        try:
+            with self.engine.connect() as conn:
+                while True:
+                    where = self.key.is_not(None) if last is None else self.key > last
+                    raw = conn.execute(sa.select(self.key).where(where).order_by(self.key).limit(batch_size)).scalars().all()
+                    if not raw:
+                        return
+                    last = raw[-1]
+                    yield [_key_text(k) for k in raw]
+        except (sa_exc.SQLAlchemyError, *READ_ERRORS) as e:  # a key that cannot be read: no reconcile
+            raise SourceError(f"reading the keys of {self.config.name!r} failed: {first_line(e)}") from None
 
     def _whole_run(self, conn, cols, order, where, result: list) -> list:
         """A full batch whose last position may continue past the limit (keys that repeat): its rows
@@ -280,8 +311,12 @@ class Source:
         log.debug("a batch failed (%s); reading it row by row", first_line(cause))
         sqlite = self.engine.dialect.name == "sqlite"  # the one database that keeps any text in any column
         raw = [sa.type_coerce(c, sa.String) if sqlite and c is not self.key else c for c in order]
-        positions = conn.execute(sa.select(*raw).where(where).order_by(*order).limit(self.batch_size)).all()
-        positions = list(dict.fromkeys(tuple(p) for p in positions))  # a repeated key: its rows are read at once
+        wm = self.table.c[self.config.watermark] if self.config.watermark else None
+        extra = [sa.type_coerce(wm, sa.String) if sqlite else wm] if wm is not None and len(order) == 1 else []
+        found = conn.execute(sa.select(*raw, *extra).where(where).order_by(*order).limit(self.batch_size)).all()
+        found = list(dict.fromkeys(tuple(p) for p in found))  # a repeated key: its rows are read at once
+        positions = list(dict.fromkeys(p[:len(raw)] for p in found))
+        stored_wm = {p[len(raw) - 1]: p[-1] if extra else p[0] for p in found} if wm is not None else {}
         batch = SourceBatch()
         for pos in positions:
             k = pos[-1]
@@ -294,6 +329,8 @@ class Source:
                     raise
                 conn.rollback()
                 batch.unreadable.append((_key_text(k), first_line(e)))
+                if k in stored_wm:
+                    batch.unreadable_at[_key_text(k)] = stored_wm[k]
         typed = [self._typed(order, p) for p in positions]
         batch.readable = next((t for t, ok in reversed(typed) if ok), None)
         return batch, (typed[-1][0] if typed else None)

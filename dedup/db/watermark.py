@@ -41,3 +41,10 @@ def watermark_from_json(data: dict | None) -> object:
     except (TypeError, ValueError):
         return v
     return v
+
+
+def row_watermark_text(value: object) -> str | None:
+    """A row's watermark as the store keeps it beside the row's fingerprint (only ever compared
+    for equality, with the text the same column gives on a later read); None for NULL."""
+    data = watermark_to_json(value)
+    return None if data is None else f"{data['type']}:{data['value']}"[:255]

@@ -110,7 +110,8 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
         table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
         skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
         sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-        blocks=recipe.block_entries(rows.keys, sketches), changes=changes))
+        blocks=recipe.block_entries(rows.keys, sketches), changes=changes,
+        row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None))
     result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                         rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
                         run.id, counts(changes, rows_left))

@@ -18,12 +18,14 @@ from typing import Callable
 
 import numpy as np
 
+from ..config.lookback import describe as describe_lookback
 from ..config.model import Config
 from ..errors import ConfigError
 from ..index.decisions import Decision, apply_decisions, decided_keys
 from ..index.groups import Group, Pair, linked_groups
 from ..index.keys import key_sort
 from ..store import Store, TableChanges
+from . import late
 from .full import stored_terms
 from .lineage import describe
 from .locking import table_run
@@ -52,6 +54,11 @@ class IncrementalResult:
     unreadable: int = 0
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_watermark: int = 0  # rows an incremental run never reads: their watermark is NULL
+    unchanged: int = 0  # rows read again in the lookback window and left alone (already done)
+    lookback_from: str | None = None  # the watermark the lookback window started at (None: no window)
+    reconciled: bool = False  # the key column was read to find deleted rows
+    deleted: int = 0  # stored rows whose key the source no longer holds, removed by this run
+    unseen_rows: int = 0  # at least this many source rows are not in the store (late beyond the lookback)
     run_id: int | None = None
     seconds: float = 0.0
 
@@ -64,14 +71,18 @@ class IncrementalResult:
             "split_groups": len(self.split), "rows_joining_groups": self.rows_joining,
             "rows_left_groups": self.rows_leaving, "skipped": self.skipped, "unreadable": self.unreadable,
             "truncated": self.truncated, "null_watermark": self.null_watermark,
+            "unchanged": self.unchanged, "lookback_from": self.lookback_from, "reconciled": self.reconciled,
+            "deleted": self.deleted, "unseen_rows": self.unseen_rows,
             "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
             "seconds": round(self.seconds, 3),
         }
 
 
 def run_incremental(config: Config, table: str | None = None, progress: Progress | None = None,
-                    on_total: Callable[[int], None] | None = None) -> IncrementalResult:
-    """Fingerprint the rows past the table's watermark and fold them into the stored groups."""
+                    on_total: Callable[[int], None] | None = None, reconcile: bool = False) -> IncrementalResult:
+    """Fingerprint the rows past the table's watermark, and those of its lookback window whose
+    watermark changed, and fold them into the stored groups; with ``reconcile`` (or on every
+    ``reconcile_every``-th run) remove the rows deleted from the source too (dedup.runs.late)."""
     recipe = Recipe.of(config, table)
     name = recipe.table.name
     if not recipe.table.watermark:
@@ -82,16 +93,32 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
         state = store.state(name)
         recipe, version = stored_recipe(recipe, state)
         since = state.watermark if state is not None else None
+        reconcile = reconcile or (state is not None and late.should_reconcile(store, name, recipe.table.reconcile_every))
+        gone = late.vanished(source, store, name) if reconcile and state is not None else []
+        start, window = late.read_from(source, since)
         if on_total is not None:
-            on_total(source.count(since))
-        rows = read_rows(source, recipe, progress, since=since, by_watermark=True,
-                         workers=resolve_workers(config.text.workers))
+            on_total(source.count(start))
+        rows = read_rows(source, recipe, progress, since=start, by_watermark=True,
+                         workers=resolve_workers(config.text.workers),
+                         select=late.changed_rows(store, name, recipe.table.watermark) if state is not None else None,
+                         null_since=since)
+        rows.watermark = late.later(rows.watermark, since)
         sketches = recipe.sketch(rows.features, stored_terms(store, name, rows.features) if recipe.idf else None)
         decisions = store.decisions(name)
-        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, decisions)
+        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, decisions, gone)
         log.debug("%s: writing the changes of run %d", name, run.id)
         store.apply_changes(changes)
         mark_applied(store, name, decisions, run.id)
+        result.reconciled, result.unchanged = reconcile, rows.unchanged
+        result.lookback_from = str(window) if window is not None else None
+        result.unseen_rows = late.unseen_rows(source, store, name)
+        if result.deleted:
+            log.info("%s: %d rows deleted from the source removed from the store", name, result.deleted)
+        if result.unseen_rows:
+            log.warning("%s: at least %d source rows are not in the store: rows later than watermark_lookback "
+                        "(%s) or with a NULL %s never reach an incremental run; `dedup full --table %s` reads them",
+                        name, result.unseen_rows, describe_lookback(recipe.table.watermark_lookback), recipe.table.watermark,
+                        name)
         result.seconds = time.perf_counter() - started
         store.finish_run(run.id, "ok", result.summary())
     return result
@@ -129,16 +156,21 @@ def mark_applied(store: Store, table: str, decisions: list[Decision], run_id: in
 
 
 def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray, run_id: int,
-                 version: dict, decisions: list[Decision] = ()) -> tuple[TableChanges, IncrementalResult]:
+                 version: dict, decisions: list[Decision] = (), gone: list[str] = ()
+                 ) -> tuple[TableChanges, IncrementalResult]:
     """Work out, from the store and the new rows, everything the store must change, and what it amounts to.
 
     ``decisions`` (all of the table's): pairs decided different are cut, pairs decided same joined;
-    the groups of rows named by a decision no run has applied yet are regrouped as if a member changed."""
+    the groups of rows named by a decision no run has applied yet are regrouped as if a member changed.
+    ``gone``: stored keys deleted from the source (they leave like changed rows, and do not come back)."""
     table = recipe.table.name
     result = IncrementalResult(table, run_id=run_id)
     new_keys, new_sketches = rows.keys, np.asarray(sketches, dtype=np.uint64)
     new_fps = fingerprints_of(new_sketches, len(new_keys))
-    batch_keys = list(dict.fromkeys([*new_keys, *(s.key for s in rows.skipped)]))
+    read_keys = list(dict.fromkeys([*new_keys, *(s.key for s in rows.skipped)]))
+    read_now = set(read_keys)
+    gone = [k for k in gone if k not in read_now]  # a key read now is there (deleted, then added again)
+    batch_keys = read_keys + gone
     in_batch = set(batch_keys)
 
     stored_before = store.fingerprints(table, batch_keys)  # rows of this batch already stored: changed rows
@@ -170,7 +202,8 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
 
     result.rows_read = rows.rows_read
     result.fingerprinted = len(new_keys)
-    result.changed = len(stored_before)
+    result.deleted = len(gone)
+    result.changed = len(stored_before) - sum(1 for k in gone if k in stored_before)
     reasons = [s.reason for s in rows.skipped]
     result.skipped, result.unreadable = len(reasons), reasons.count("unreadable")
     result.truncated, result.null_watermark = rows.truncated, rows.null_watermark
@@ -188,7 +221,8 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
         add_keys=list(new_keys), add_fingerprints=new_fps, add_sketches=extra_words(new_sketches),
         add_blocks=recipe.block_entries(new_keys, new_sketches, taken, copies), skipped=list(rows.skipped),
         delete_groups=sorted(set(old_groups) - {g.id for g in groups}), upsert_groups=groups,
-        version=version, watermark=rows.watermark, changes=history)
+        version=version, watermark=rows.watermark, changes=history,
+        add_row_watermarks=[rows.row_watermarks.get(k) for k in new_keys] if rows.row_watermarks else None)
     return changes, result
 
 

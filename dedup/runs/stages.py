@@ -10,13 +10,13 @@ the recipe's ``sketch``, ``pairs`` and ``groups``, so none of them can drift fro
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 
 from ..db.source import Source
-from ..db.watermark import watermark_position
+from ..db.watermark import row_watermark_text, watermark_position
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
 from .parallel import Featurizing
@@ -40,6 +40,11 @@ class Rows:
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_watermark: int = 0  # by watermark: rows never read because their watermark is NULL
     null_keys: int = 0  # rows never read because their key is NULL
+    row_watermarks: dict[str, str | None] = field(default_factory=dict)  # key -> its watermark text (rows with features)
+    unchanged: int = 0  # rows read again (lookback) and left alone: their watermark is the one they were fingerprinted at
+
+
+Select = Callable[[list[tuple[str, dict]]], list[tuple[str, dict]]]  # the rows of a batch to process
 
 
 class KeyCheck:
@@ -77,18 +82,23 @@ class KeyCheck:
 
 
 def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, since: dict | None = None,
-              by_watermark: bool = False, workers: int = 1) -> Rows:
+              by_watermark: bool = False, workers: int = 1, select: Select | None = None,
+              null_since: dict | None = None) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
     ``workers`` processes; rows without features, unreadable ones and those their key cannot name
-    (it repeats, or is NULL) are set aside."""
+    (it repeats, or is NULL) are set aside. ``select``: of each batch, only the rows it returns are
+    processed (the others count as ``unchanged``). ``null_since``: count the rows whose key is NULL
+    past this position instead of ``since`` (an incremental run: past the stored watermark, not
+    from the start of its lookback window)."""
     wm_col, key_col = source.config.watermark, source.config.key
     keys: list[str] = []
     skipped: list[Skipped] = []
     parts: list[HashedFeatures] = []
     truncated: list[tuple[str, str, int]] = []
     seen = KeyCheck()
-    read = 0
+    read = unchanged = 0
     last: tuple | None = None
+    row_wms: dict[str, str | None] = {}
 
     def take(outputs) -> None:
         nonlocal read
@@ -106,19 +116,31 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 last = batch.readable or last
             elif wm_col is not None:
                 last = _furthest(last, batch.rows, wm_col, key_col)
+            if select is not None:  # rows read again and unchanged (unreadable ones too) are left alone
+                before = len(batch.rows) + len(batch.unreadable)
+                batch.rows = select(batch.rows)
+                bad = {k for k, _r in select([(k, {wm_col: batch.unreadable_at.get(k)}) for k, _w in batch.unreadable])}
+                batch.unreadable = [(k, why) for k, why in batch.unreadable if k in bad]
+                left = before - len(batch.rows) - len(batch.unreadable)
+                unchanged += left
+                if progress is not None and left:
+                    progress(left)
             for key, row in batch.rows:
                 seen.see(key, row[key_col])
+                if wm_col is not None:
+                    row_wms[key] = row_watermark_text(row.get(wm_col))
             for key, _why in batch.unreadable:
                 seen.see(key)
             if by_watermark and not source.unique_key and batch.rows:
                 seen.table_counts(source.key_counts([row for _key, row in batch.rows]))
             truncated.extend(batch.truncated)
-            skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
+            skipped.extend(Skipped(k, "unreadable", why, row_watermark_text(batch.unreadable_at.get(k)))
+                           for k, why in batch.unreadable)
             take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
         take(featurizing.drain())
     features = HashedFeatures.concat(parts)
     set_aside = [Skipped(k, "duplicate_key", why) for k, why in seen.duplicates().items()]
-    nulls = source.null_key_rows(since, by_watermark)
+    nulls = source.null_key_rows(null_since or since, by_watermark)
     if nulls:
         also = f"; so is the row whose key is the text {NULL_KEY!r}" if NULL_KEY in seen.first else ""
         set_aside = [s for s in set_aside if s.key != NULL_KEY]  # one record a key
@@ -130,13 +152,16 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
         skipped = [s for s in skipped if s.key not in drop] + set_aside
         log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
                     ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
+    if row_wms:  # a skipped row read whole keeps its watermark too: the lookback then leaves it alone
+        skipped = [replace(s, watermark=row_wms.get(s.key, s.watermark)) if s.reason in ("no_features", "unreadable") else s
+                   for s in skipped]
     _log_truncated(source, truncated)
     null_wm = source.null_watermark_rows() if by_watermark else 0
     if null_wm:
         log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
                     source.config.name, null_wm, wm_col)
     return Rows(keys, features, skipped, read, watermark_position(*last) if last is not None else since,
-                len(truncated), null_wm, nulls)
+                len(truncated), null_wm, nulls, row_wms, unchanged)
 
 
 def _furthest(last: tuple | None, rows: list[tuple[str, dict]], wm_col: str, key_col: str) -> tuple | None:

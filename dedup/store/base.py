@@ -44,6 +44,16 @@ class Store(Protocol):
     def fingerprints(self, table: str, keys: list[str] | None = None) -> dict[str, int]:
         """Row key -> fingerprint, for all rows or only these keys (missing ones left out)."""
 
+    def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
+        """Row key -> the watermark text the row was fingerprinted at (None: unknown), for the
+        stored ones of ``keys``; looked up in chunks."""
+
+    def keys(self, table: str) -> set[str]:
+        """Every row key the table holds: fingerprinted rows and skipped ones."""
+
+    def count_keys(self, table: str) -> int:
+        """How many rows the table holds: fingerprinted rows and skipped ones (a cheap count)."""
+
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
         """Row key -> the row's sketch words (unsigned ints, as many as it was stored with: rows of
         one table may differ in width), for those of ``keys`` stored with a sketch. Looked up in

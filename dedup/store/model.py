@@ -23,6 +23,7 @@ class Skipped:
     key: str
     reason: str
     detail: str = ""
+    watermark: str | None = field(default=None, compare=False)  # the row's watermark text, when it was read
 
 
 @dataclass
@@ -140,6 +141,7 @@ class TableSnapshot:
     terms: TermCounts | None = None
     blocks: BlockEntries = field(default_factory=BlockEntries)  # every row's block entries
     changes: list[GroupChange] = field(default_factory=list)
+    row_watermarks: list[str | None] | None = None  # aligned with keys: each row's watermark text (None: none)
 
 
 @dataclass
@@ -155,7 +157,9 @@ class TableChanges:
     4. groups in ``delete_groups`` go, groups in ``upsert_groups`` are written whole (members,
        distances, pairs, runs, merged_from) replacing any stored group of the same id;
     5. ``changes`` are recorded as the run's history (replacing any of the same run and group);
-    6. last, the table's version stamp and watermark.
+    6. last, the table's version stamp and watermark (a store without transactions writes the
+       rows' watermarks ``add_row_watermarks`` just before it, so a row whose run was cut short
+       never looks already done to the next run's lookback).
 
     Term counts are left as they are: only a full run (TableSnapshot) changes them.
 
@@ -177,6 +181,7 @@ class TableChanges:
     add_sketches: np.ndarray | None = None  # (len(add_keys), W) uint64: the sketch words after the fingerprint, any width
     add_blocks: BlockEntries = field(default_factory=BlockEntries)
     changes: list[GroupChange] = field(default_factory=list)
+    add_row_watermarks: list[str | None] | None = None  # aligned with add_keys (see TableSnapshot)
 
 
 @dataclass

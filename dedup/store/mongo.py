@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from bson.int64 import Int64
-from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
+from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument, UpdateOne
 from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
 
 from ..db.masking import mask_secrets
@@ -144,6 +144,26 @@ class MongoStore(BlockDocuments, MongoDecisions):
         return out
 
     @_guarded
+    def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for coll in (self.db.skipped, self.db.fingerprints):
+            for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+                for d in coll.find({"table": table, "key": {"$in": chunk}}, {"_id": 0, "key": 1, "wm": 1}):
+                    out[d["key"]] = d.get("wm")
+        return out
+
+    @_guarded
+    def keys(self, table: str) -> set[str]:
+        out: set[str] = set()
+        for coll in (self.db.fingerprints, self.db.skipped):
+            out.update(d["key"] for d in coll.find({"table": table}, {"_id": 0, "key": 1}))
+        return out
+
+    @_guarded
+    def count_keys(self, table: str) -> int:
+        return sum(coll.count_documents({"table": table}) for coll in (self.db.fingerprints, self.db.skipped))
+
+    @_guarded
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
         out: dict[str, tuple[int, ...]] = {}
         for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
@@ -242,9 +262,10 @@ class MongoStore(BlockDocuments, MongoDecisions):
 
         signed = fps.view(np.int64).tolist()
         self.db.fingerprints.delete_many({"table": t})
+        wms = snap.row_watermarks or [None] * len(keys)
         self._bulk(self.db.fingerprints, (
-            (InsertOne(fingerprint_doc(t, k, s, sig)), _doc_bytes(sig))
-            for k, s, sig in zip(keys, signed, sketch_blobs(sketches, len(keys)))))
+            (InsertOne(fingerprint_doc(t, k, s, sig, wm)), _doc_bytes(sig))
+            for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)))
         # groups by id, and only then the ids that are no more: a store interrupted here still holds
         # every group by its id for the next full run to match (dedup.runs.lineage)
         self._bulk(self.db.groups, (
@@ -255,7 +276,7 @@ class MongoStore(BlockDocuments, MongoDecisions):
             self.db.groups.delete_many({"table": t, "group_id": {"$in": chunk}})
         self._add_changes(t, snap.run_id, snap.changes)
         self.db.skipped.delete_many({"table": t})
-        self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s)), 256) for s in snap.skipped))
+        self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s, s.watermark)), 256) for s in snap.skipped))
         self.db.terms.delete_many({"table": t})
         self._bulk(self.db.terms, (
             (InsertOne({"table": t, "h": Int64(h), "n": n}), 48)
@@ -297,8 +318,15 @@ class MongoStore(BlockDocuments, MongoDecisions):
         self._bulk(self.db.groups, (
             (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
             for g in ch.upsert_groups))
-        # 5. the run's history; 6. state, last
+        # 5. the run's history
         self._add_changes(t, ch.run_id, ch.changes)
+        # the rows' watermarks once their groups are written: a cut-short run's rows look changed
+        for coll, marks in ((self.db.fingerprints, zip(ch.add_keys, ch.add_row_watermarks or ())),
+                            (self.db.skipped, ((s.key, s.watermark) for s in ch.skipped))):
+            ops = [(UpdateOne({"table": t, "key": k}, {"$set": {"wm": wm}}), 96) for k, wm in marks if wm is not None]
+            if ops:
+                self._bulk(coll, iter(ops))
+        # 6. state, last
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 
     # -- helpers -------------------------------------------------------------------------------

@@ -77,11 +77,14 @@ def unique(table: str, what: str, items) -> None:
         seen.add(item)
 
 
-def fingerprint_doc(table: str, key: str, signed_fp: int, sig: bytes | None) -> dict:
-    """A row's document; ``sig``: its sketch words as little-endian uint64 bytes (model.sketch_blobs)."""
+def fingerprint_doc(table: str, key: str, signed_fp: int, sig: bytes | None, wm: str | None = None) -> dict:
+    """A row's document; ``sig``: its sketch words as little-endian uint64 bytes (model.sketch_blobs);
+    ``wm``: the row's watermark text when it was fingerprinted (schema version 4)."""
     doc = {"table": table, "key": key, "fp": Int64(signed_fp)}
     if sig is not None:
         doc["sig"] = Binary(sig)
+    if wm is not None:
+        doc["wm"] = wm
     return doc
 
 
@@ -116,8 +119,12 @@ def change_doc(table: str, run_id: int, c: GroupChange) -> dict:
     return {"table": table, "run": int(run_id), "group": int(c.group), "kinds": list(c.kinds), **plain(c.detail())}
 
 
-def skipped_doc(table: str, s: Skipped) -> dict:
-    return {"table": table, "key": s.key, "reason": s.reason, "detail": (s.detail or "")[:2000]}
+def skipped_doc(table: str, s: Skipped, wm: str | None = None) -> dict:
+    """A skipped row's document; ``wm`` as in fingerprint_doc (an incremental run sets it last)."""
+    doc = {"table": table, "key": s.key, "reason": s.reason, "detail": (s.detail or "")[:2000]}
+    if wm is not None:
+        doc["wm"] = wm
+    return doc
 
 
 def plain(value):

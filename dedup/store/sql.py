@@ -147,6 +147,27 @@ class SqlStore(SqlDecisions):
         rows = self._guard(self._select_in, query, f.row_key, keys)
         return {k: to_unsigned(v) for k, v in rows}
 
+    def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
+        out: dict[str, str | None] = {}
+        for t in (S.skipped, S.fingerprints):  # a key in both (never, but) counts as fingerprinted
+            query = sa.select(t.c.row_key, t.c.watermark).where(t.c.table_name == table)
+            out.update(self._guard(self._select_in, query, t.c.row_key, keys))
+        return out
+
+    def keys(self, table: str) -> set[str]:
+        out: set[str] = set()
+        for t in (S.fingerprints, S.skipped):  # two scans, no UNION: the set drops repeats
+            out.update(k for (k,) in self._guard(self._select_in, sa.select(t.c.row_key).where(
+                t.c.table_name == table), None, None))
+        return out
+
+    def count_keys(self, table: str) -> int:
+        def read():
+            with self.engine.connect() as conn:
+                return sum(int(conn.execute(sa.select(sa.func.count()).select_from(t).where(
+                    t.c.table_name == table)).scalar_one()) for t in (S.fingerprints, S.skipped))
+        return 0 if self.empty else self._guard(read)
+
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
         """``signature``'s words, or a row written before revision 0004 its three sketch columns."""
         f = S.fingerprints.c
@@ -249,7 +270,8 @@ class SqlStore(SqlDecisions):
             with self.engine.begin() as conn:
                 for tbl in S.PER_TABLE:  # term counts included
                     conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
-                W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches)
+                W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
+                           snap.row_watermarks)
                 W.add_blocks(conn, snap.table, snap.blocks)
                 W.add_terms(conn, snap.table, term_hashes, term_counts)
                 if len(term_hashes) and conn.dialect.name == "postgresql":
@@ -275,7 +297,7 @@ class SqlStore(SqlDecisions):
                     chunk = gone[start:start + _CHUNK]
                     conn.execute(S.fingerprints.delete().where(f.table_name == t, f.row_key.in_(chunk)))
                     conn.execute(S.skipped.delete().where(S.skipped.c.table_name == t, S.skipped.c.row_key.in_(chunk)))
-                W.add_rows(conn, t, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches)
+                W.add_rows(conn, t, ch.add_keys, [int(v) for v in ch.add_fingerprints], sketches, ch.add_row_watermarks)
                 W.add_blocks(conn, t, ch.add_blocks)
                 W.add_skipped(conn, t, ch.skipped)
                 W.drop_groups(conn, t, [*ch.delete_groups, *(g.id for g in ch.upsert_groups)])

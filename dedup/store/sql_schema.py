@@ -31,6 +31,7 @@ fingerprints = sa.Table(
     sa.Column("sketch2", sa.BigInteger, nullable=True),
     sa.Column("sketch3", sa.BigInteger, nullable=True),
     sa.Column("signature", sa.LargeBinary, nullable=True),
+    sa.Column("watermark", sa.String(255), nullable=True),  # the row's watermark text when fingerprinted (0005)
 )
 
 term_counts = sa.Table(
@@ -73,6 +74,7 @@ skipped = sa.Table(
     sa.Column("row_key", KEY, primary_key=True),
     sa.Column("reason", sa.String(32), nullable=False),
     sa.Column("detail", sa.Text, nullable=True),
+    sa.Column("watermark", sa.String(255), nullable=True),  # the row's watermark text when read (0005)
 )
 
 runs = sa.Table(

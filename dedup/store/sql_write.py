@@ -17,13 +17,16 @@ from .model import BlockEntries, GroupChange, Skipped, sketch_blobs, to_signed
 CHUNK = 5000  # rows per executemany and keys per IN (...)
 
 
-def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None) -> None:
-    """Fingerprint rows, with their sketches if any (all words in ``signature``; sketch1..3 stay NULL)."""
-    if len(keys) != len(fps):
-        raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
+def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None,
+             watermarks: list[str | None] | None = None) -> None:
+    """Fingerprint rows, with their sketches if any (all words in ``signature``; sketch1..3 stay
+    NULL) and their watermark texts if given."""
+    wms = [None] * len(keys) if watermarks is None else watermarks
+    if not len(keys) == len(fps) == len(wms):
+        raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints and {len(wms)} watermarks")
     insert(conn, S.fingerprints, (
-        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "signature": sig}
-        for k, fp, sig in zip(keys, fps, sketch_blobs(sketches, len(keys)))))
+        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "signature": sig, "watermark": wm}
+        for k, fp, sig, wm in zip(keys, fps, sketch_blobs(sketches, len(keys)), wms)))
 
 
 def add_blocks(conn, table: str, entries: BlockEntries) -> None:
@@ -63,7 +66,8 @@ def add_terms(conn, table: str, hashes: np.ndarray, counts: np.ndarray) -> None:
 
 def add_skipped(conn, table: str, skipped: list[Skipped]) -> None:
     insert(conn, S.skipped, (
-        {"table_name": table, "row_key": s.key, "reason": s.reason, "detail": s.detail[:2000]} for s in skipped))
+        {"table_name": table, "row_key": s.key, "reason": s.reason, "detail": s.detail[:2000],
+         "watermark": s.watermark} for s in skipped))
 
 
 def add_groups(conn, table: str, groups: list[Group]) -> None:

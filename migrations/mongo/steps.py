@@ -61,6 +61,14 @@ def _v5_run_history(db) -> None:
                                 name="table_run_group")
 
 
+def _v6_row_watermarks(_db) -> None:
+    """No-op data step: fingerprint documents (and skipped-row documents of rows read whole) now
+    carry ``wm``, the row's watermark text when it was fingerprinted, which incremental runs compare in their lookback window. Documents written
+    before have none and count as changed there, so the first incremental run after the upgrade
+    processes the rows of its lookback window once; nothing is converted. The version moves so
+    that an older dedup, which would write documents without ``wm``, refuses the store."""
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
@@ -68,4 +76,5 @@ STEPS = [
     (3, "sketches of any width in fingerprint documents (sig); nothing to convert", _v3_signatures),
     (4, "decisions on pairs of rows (table, a, b), kept across full runs", _v4_decisions),
     (5, "run history: what each run did to each group (run_changes)", _v5_run_history),
+    (6, "each row's watermark in its fingerprint document (wm); nothing to convert", _v6_row_watermarks),
 ]

@@ -1,0 +1,33 @@
+"""Each row's watermark beside its fingerprint: ``dedup_fingerprints.watermark`` (and
+``dedup_skipped.watermark`` for a skipped row that was read whole).
+
+The text of the row's watermark when it was fingerprinted (dedup.db.watermark.row_watermark_text),
+so that an incremental run re-reading its lookback window processes only the rows whose watermark
+is no longer the one they were fingerprinted at (late rows, edits whose watermark went back). Rows
+stored before this revision have none (NULL): the first incremental run after the upgrade
+processes those of its lookback window once. Downgrading drops the column.
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-12-02
+"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("dedup_fingerprints") as batch:
+        batch.add_column(sa.Column("watermark", sa.String(255), nullable=True))
+    with op.batch_alter_table("dedup_skipped") as batch:
+        batch.add_column(sa.Column("watermark", sa.String(255), nullable=True))
+
+
+def downgrade() -> None:
+    for table in ("dedup_skipped", "dedup_fingerprints"):
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column("watermark")
