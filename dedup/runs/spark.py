@@ -164,8 +164,10 @@ def merged_rows(parts: list[Part], recipe: Recipe) -> tuple[Rows, np.ndarray, se
     if not keep.all():
         keys, sketches = [k for k, ok in zip(keys, keep) if ok], sketches[keep]
     marks = [p.rows.watermark for p in parts if p.rows.watermark is not None]
+    kept = set(keys)
     rows = Rows(keys, None, skipped, sum(p.rows.rows_read for p in parts), _furthest_mark(marks),
-                sum(p.rows.truncated for p in parts), 0, parts[0].rows.null_keys if parts else 0)
+                sum(p.rows.truncated for p in parts), 0, parts[0].rows.null_keys if parts else 0,
+                row_watermarks={k: w for p in parts for k, w in p.rows.row_watermarks.items() if k in kept})
     return rows, sketches, twice | ({NULL_KEY} if nulls else set())
 
 

@@ -7,15 +7,15 @@ is no longer the one they were fingerprinted at (late rows, edits whose watermar
 stored before this revision have none (NULL): the first incremental run after the upgrade
 processes those of its lookback window once. Downgrading drops the column.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-02
 """
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
