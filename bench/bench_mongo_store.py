@@ -72,6 +72,7 @@ class Wire:
 
         self.commands: dict[str, int] = {}
         self.waited = 0.0
+        self.waited_by: dict[str, float] = {}
         self.sent = self.received = 0
         wire = self
 
@@ -80,10 +81,10 @@ class Wire:
                 wire.commands[event.command_name] = wire.commands.get(event.command_name, 0) + 1
 
             def succeeded(self, event):
-                wire.waited += event.duration_micros / 1e6
+                wire.wait(event)
 
             def failed(self, event):
-                wire.waited += event.duration_micros / 1e6
+                wire.wait(event)
 
         monitoring.register(Listener())
         real_send, real_receive = pool.sendall, layer.receive_data
@@ -97,6 +98,11 @@ class Wire:
             return real_receive(conn, length, deadline)
 
         pool.sendall, layer.receive_data = sendall, receive_data
+
+    def wait(self, event) -> None:
+        seconds = event.duration_micros / 1e6
+        self.waited += seconds
+        self.waited_by[event.command_name] = round(self.waited_by.get(event.command_name, 0.0) + seconds, 2)
 
     @property
     def round_trips(self) -> int:
@@ -163,7 +169,7 @@ def measure(kind: str, src: str, store_url: str, pid: int | None) -> dict:
         out["joining"] = result.rows_joining
     if wire is not None:
         out.update(round_trips=wire.round_trips, waited=wire.waited, sent=wire.sent, received=wire.received,
-                   commands=wire.commands)
+                   commands=wire.commands, waited_by=wire.waited_by)
     else:
         out["round_trips"] = sum(getattr(s, "statements", 0) for s in in_store[1:])
     return out
@@ -289,7 +295,7 @@ def main() -> None:
                 results[name].append(r)
                 print(f"  {name} {kind}: {r['seconds']:.1f} s (store {r['store_s']:.1f} s, server CPU "
                       f"{r['server_cpu']:.1f} s), {r['round_trips']} round trips, load {r['load']}"
-                      + (f"; {r['commands']}" if "commands" in r else ""), flush=True)
+                      + (f"; commands {r['commands']}, seconds waited {r['waited_by']}" if "commands" in r else ""), flush=True)
         print("| store | run | rows | seconds | store s | wait s | server CPU s | client CPU s | round trips "
               "| sent MB | received MB | groups | load |")
         print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")

@@ -237,10 +237,13 @@ class MongoStore(BlockDocuments):
         live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
         self.db.drop_collection(tmp)  # a crashed attempt of this run
-        mongo_migrate.steps_module().block_indexes(self.db[tmp])
-        self._bulk(self.db[tmp], self._block_docs(snap.blocks))
+        self.db.create_collection(tmp)  # renamed below even when no document goes in
+        # whole block documents, loaded with no index but _id's; the indexes are built once, after
+        # the rename (which, on a server that copies a renamed collection, need not move them)
+        self._bulk(self.db[tmp], self._block_docs(snap.blocks), load=True)
         self.db[tmp].rename(live, dropTarget=True)
-        self._indexed.add(live)
+        self._indexed.discard(live)
+        self._blocks(t)
         for name in self.db.list_collection_names():  # crashed attempts of other runs
             if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
                 self.db.drop_collection(name)
@@ -249,7 +252,7 @@ class MongoStore(BlockDocuments):
         self.db.fingerprints.delete_many({"table": t})
         self._bulk(self.db.fingerprints, (
             (InsertOne(fingerprint_doc(t, k, s, sig)), _doc_bytes(sig))
-            for k, s, sig in zip(keys, signed, sketch_blobs(sketches, len(keys)))))
+            for k, s, sig in zip(keys, signed, sketch_blobs(sketches, len(keys)))), load=True)
         self.db.groups.delete_many({"table": t})
         self._bulk(self.db.groups, ((InsertOne(group_doc(t, g, snap.run_id)), 64 * g.size) for g in snap.groups))
         self.db.skipped.delete_many({"table": t})

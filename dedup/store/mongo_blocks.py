@@ -15,6 +15,7 @@ from .mongo_docs import chunks
 
 NAMES_CHUNK = 1000  # block names per find({"blockName": {"$in": ...}})
 OPS_CHUNK = 1000  # operations per bulk_write
+LOAD_CHUNK = 20_000  # insertions per bulk_write when a full run loads whole documents
 MAX_BUCKET_BYTES = 8 << 20  # a block document is full at this size whatever bucket_size says
 _BULK_BYTES = 32 << 20  # estimated bytes of pending operations that trigger a bulk_write
 ENTRY_BYTES = 48  # BSON size of one info entry besides its key's UTF-8 bytes
@@ -27,14 +28,16 @@ def entry_bytes(key: str) -> int:
 class BlockDocuments:
     bucket_size: int
 
-    def _bulk(self, coll, ops) -> None:
-        """bulk_write ``(operation, estimated bytes)`` pairs, unordered, in bounded chunks."""
+    def _bulk(self, coll, ops, load: bool = False) -> None:
+        """bulk_write ``(operation, estimated bytes)`` pairs, unordered, in chunks of at most
+        OPS_CHUNK operations (LOAD_CHUNK insertions with ``load``) and _BULK_BYTES."""
+        chunk = LOAD_CHUNK if load else OPS_CHUNK
         pending: list = []
         size = 0
         for op, nbytes in ops:
             pending.append(op)
             size += nbytes
-            if len(pending) >= OPS_CHUNK or size >= _BULK_BYTES:
+            if len(pending) >= chunk or size >= _BULK_BYTES:
                 coll.bulk_write(pending, ordered=False)
                 pending, size = [], 0
         if pending:

@@ -18,7 +18,6 @@ def block_collections(db) -> list[str]:
 def block_indexes(coll) -> None:
     """The indexes of one block collection in the newest layout (used for new tables too)."""
     coll.create_index([("blockName", ASCENDING), ("seq", ASCENDING)], unique=True, name="blockName_seq")
-    coll.create_index([("info.textname", ASCENDING)], name="info_textname")  # finds a row's entries
 
 
 def _v1_indexes(db) -> None:
@@ -45,9 +44,20 @@ def _v3_signatures(_db) -> None:
     see the ``sig`` of newer documents, refuses the store instead of reading it without sketches."""
 
 
+def _v4_no_textname_index(db) -> None:
+    """Drop the multikey index on ``info.textname`` of every block collection: each query that
+    names entries by row key also names their blocks (``blockName $in``), which blockName_seq
+    finds, and the index cost an entry per block entry on every write (a server keeping index
+    entries in Python, as SecantusDB does, spends most of a full run's block load on them)."""
+    for name in block_collections(db):
+        if "info_textname" in db[name].index_information():
+            db[name].drop_index("info_textname")
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
     (2, "unique index of term document counts (table, term hash)", _v2_terms),
     (3, "sketches of any width in fingerprint documents (sig); nothing to convert", _v3_signatures),
+    (4, "no index on block entries' row keys (info.textname)", _v4_no_textname_index),
 ]
