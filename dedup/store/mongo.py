@@ -33,8 +33,8 @@ from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_docs import (blocks_name, chunks, client_options, database_name, describe, fingerprint_doc, group_doc,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
-KEYS_CHUNK = 5000  # row keys or group ids per $in
-TERMS_CHUNK = 5000  # term hashes per find({"h": {"$in": ...}})
+KEYS_CHUNK = 250  # row keys or group ids per $in (kept short: see mongo_blocks.NAMES_CHUNK)
+TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
 def _guarded(fn):

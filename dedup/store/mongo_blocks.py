@@ -13,7 +13,10 @@ from pymongo import DeleteOne, InsertOne, UpdateOne
 from .model import BlockEntries
 from .mongo_docs import chunks
 
-NAMES_CHUNK = 1000  # block names per find({"blockName": {"$in": ...}})
+# block names per find({"blockName": {"$in": ...}}): a server may test each document found against
+# every value of the list (SecantusDB does, in Python), so a long list costs more than the round
+# trips it saves
+NAMES_CHUNK = 250
 OPS_CHUNK = 1000  # operations per bulk_write
 LOAD_CHUNK = 20_000  # insertions per bulk_write when a full run loads whole documents
 MAX_BUCKET_BYTES = 8 << 20  # a block document is full at this size whatever bucket_size says
@@ -65,14 +68,11 @@ class BlockDocuments:
 
     def _pull(self, blocks, pull: dict[str, set[str]]) -> None:
         """Take the keys out of the named blocks, keeping each document's count and bytes exact."""
-        names = list(pull)
+        names = [n for n in pull if pull[n]]
         for chunk in chunks(names, NAMES_CHUNK):
-            keys = sorted(set().union(*(pull[n] for n in chunk)))
-            if not keys:
-                continue
             ops = []
-            for doc in blocks.find({"blockName": {"$in": chunk}, "info.textname": {"$in": keys}},
-                                   {"blockName": 1, "info.textname": 1}):
+            # found by name only: the entries' keys are matched here, not by a second $in per entry
+            for doc in blocks.find({"blockName": {"$in": chunk}}, {"blockName": 1, "info.textname": 1}):
                 wanted = pull[doc["blockName"]]
                 drop = [e["textname"] for e in doc["info"] if e["textname"] in wanted]
                 if not drop:
