@@ -33,8 +33,8 @@ from .mongo_docs import (blocks_name, change_doc, chunks, client_options, databa
                          group_doc, guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
-KEYS_CHUNK = 5000  # row keys or group ids per $in
-TERMS_CHUNK = 5000  # term hashes per find({"h": {"$in": ...}})
+KEYS_CHUNK = 250  # row keys or group ids per $in (kept short: see mongo_blocks.NAMES_CHUNK)
+TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
 class MongoStore(BlockDocuments, MongoDecisions):
@@ -167,10 +167,10 @@ class MongoStore(BlockDocuments, MongoDecisions):
     def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
         out: dict[str, tuple[int, ...]] = {}
         for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
-            for d in self.db.fingerprints.find(
-                    {"table": table, "key": {"$in": chunk}, "$or": [{"sig": {"$exists": True}},
-                                                                    {"sketch": {"$exists": True}}]},
-                    {"_id": 0, "key": 1, "sig": 1, "sketch": 1}):
+            # rows without a sketch are told apart here: an $or of $exists beside the $in made
+            # SecantusDB scan the whole collection instead of the (table, key) index
+            for d in self.db.fingerprints.find({"table": table, "key": {"$in": chunk}},
+                                               {"_id": 0, "key": 1, "sig": 1, "sketch": 1}):
                 words = sketch_of(d)
                 if words is not None:
                     out[d["key"]] = words
@@ -251,11 +251,14 @@ class MongoStore(BlockDocuments, MongoDecisions):
         live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
         self.db.drop_collection(tmp)  # a crashed attempt of this run
+        self.db.create_collection(tmp)  # renamed below even when no document goes in
         self._shard_like(live, tmp)
-        mongo_migrate.steps_module().block_indexes(self.db[tmp])
-        self._bulk(self.db[tmp], self._block_docs(snap.blocks))
+        # whole block documents, loaded with no index but _id's; the indexes are built once, after
+        # the rename (which, on a server that copies a renamed collection, need not move them)
+        self._bulk(self.db[tmp], self._block_docs(snap.blocks), load=True)
         self.db[tmp].rename(live, dropTarget=True)
-        self._indexed.add(live)
+        self._indexed.discard(live)
+        self._blocks(t)
         for name in self.db.list_collection_names():  # crashed attempts of other runs
             if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
                 self.db.drop_collection(name)
@@ -265,7 +268,7 @@ class MongoStore(BlockDocuments, MongoDecisions):
         wms = snap.row_watermarks or [None] * len(keys)
         self._bulk(self.db.fingerprints, (
             (InsertOne(fingerprint_doc(t, k, s, sig, wm)), _doc_bytes(sig))
-            for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)))
+            for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)), load=True)
         # groups by id, and only then the ids that are no more: a store interrupted here still holds
         # every group by its id for the next full run to match (dedup.runs.lineage)
         self._bulk(self.db.groups, (

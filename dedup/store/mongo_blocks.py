@@ -13,8 +13,12 @@ from pymongo import DeleteOne, InsertOne, UpdateOne
 from .model import BlockEntries
 from .mongo_docs import chunks
 
-NAMES_CHUNK = 1000  # block names per find({"blockName": {"$in": ...}})
+# block names per find({"blockName": {"$in": ...}}): a server may test each document found against
+# every value of the list (SecantusDB does, in Python), so a long list costs more than the round
+# trips it saves
+NAMES_CHUNK = 250
 OPS_CHUNK = 1000  # operations per bulk_write
+LOAD_CHUNK = 20_000  # insertions per bulk_write when a full run loads whole documents
 MAX_BUCKET_BYTES = 8 << 20  # a block document is full at this size whatever bucket_size says
 _BULK_BYTES = 32 << 20  # estimated bytes of pending operations that trigger a bulk_write
 ENTRY_BYTES = 48  # BSON size of one info entry besides its key's UTF-8 bytes
@@ -27,14 +31,16 @@ def entry_bytes(key: str) -> int:
 class BlockDocuments:
     bucket_size: int
 
-    def _bulk(self, coll, ops) -> None:
-        """bulk_write ``(operation, estimated bytes)`` pairs, unordered, in bounded chunks."""
+    def _bulk(self, coll, ops, load: bool = False) -> None:
+        """bulk_write ``(operation, estimated bytes)`` pairs, unordered, in chunks of at most
+        OPS_CHUNK operations (LOAD_CHUNK insertions with ``load``) and _BULK_BYTES."""
+        chunk = LOAD_CHUNK if load else OPS_CHUNK
         pending: list = []
         size = 0
         for op, nbytes in ops:
             pending.append(op)
             size += nbytes
-            if len(pending) >= OPS_CHUNK or size >= _BULK_BYTES:
+            if len(pending) >= chunk or size >= _BULK_BYTES:
                 coll.bulk_write(pending, ordered=False)
                 pending, size = [], 0
         if pending:
@@ -62,14 +68,11 @@ class BlockDocuments:
 
     def _pull(self, blocks, pull: dict[str, set[str]]) -> None:
         """Take the keys out of the named blocks, keeping each document's count and bytes exact."""
-        names = list(pull)
+        names = [n for n in pull if pull[n]]
         for chunk in chunks(names, NAMES_CHUNK):
-            keys = sorted(set().union(*(pull[n] for n in chunk)))
-            if not keys:
-                continue
             ops = []
-            for doc in blocks.find({"blockName": {"$in": chunk}, "info.textname": {"$in": keys}},
-                                   {"blockName": 1, "info.textname": 1}):
+            # found by name only: the entries' keys are matched here, not by a second $in per entry
+            for doc in blocks.find({"blockName": {"$in": chunk}}, {"blockName": 1, "info.textname": 1}):
                 wanted = pull[doc["blockName"]]
                 drop = [e["textname"] for e in doc["info"] if e["textname"] in wanted]
                 if not drop:

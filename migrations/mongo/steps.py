@@ -18,7 +18,6 @@ def block_collections(db) -> list[str]:
 def block_indexes(coll) -> None:
     """The indexes of one block collection in the newest layout (used for new tables too)."""
     coll.create_index([("blockName", ASCENDING), ("seq", ASCENDING)], unique=True, name="blockName_seq")
-    coll.create_index([("info.textname", ASCENDING)], name="info_textname")  # finds a row's entries
 
 
 def _v1_indexes(db) -> None:
@@ -69,6 +68,16 @@ def _v6_row_watermarks(_db) -> None:
     that an older dedup, which would write documents without ``wm``, refuses the store."""
 
 
+def _v7_no_textname_index(db) -> None:
+    """Drop the multikey index on ``info.textname`` of every block collection: each query that
+    names entries by row key also names their blocks (``blockName $in``), which blockName_seq
+    finds, and the index cost an entry per block entry on every write (a server keeping index
+    entries in Python, as SecantusDB does, spends most of a full run's block load on them)."""
+    for name in block_collections(db):
+        if "info_textname" in db[name].index_information():
+            db[name].drop_index("info_textname")
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
@@ -77,4 +86,5 @@ STEPS = [
     (4, "decisions on pairs of rows (table, a, b), kept across full runs", _v4_decisions),
     (5, "run history: what each run did to each group (run_changes)", _v5_run_history),
     (6, "each row's watermark in its fingerprint document (wm); nothing to convert", _v6_row_watermarks),
+    (7, "no index on block entries' row keys (info.textname)", _v7_no_textname_index),
 ]

@@ -1,0 +1,322 @@
+"""The MongoDB store beside the SQLite store on a real wire-protocol server: `dedup full` of N rows,
+then an incremental run of --new rows, on the same table.
+
+    python bench/bench_mongo_store.py [--rows 100000] [--new 1000] [--generator demo|news]
+                                      [--secantusd PATH | --mongo-url URL --server-pid PID]
+
+By default a SecantusDB server (a MongoDB wire-protocol server written in Python, on WiredTiger;
+``pip install secantusdb``, as .ci/run starts one) is started from --secantusd on a free port with
+a throw-away data directory and stopped at the end; --mongo-url uses a running server instead
+(its --server-pid, when given, for its CPU time).
+
+The rows are bench_incremental_scale.py's (bench/incremental_samples.py): the first N rows of the
+demo generator (or the held-out news generator), then --new rows, half edited copies of stored
+rows, half fresh. Both stores get the same source table: `run_full` over rows 1..N, then the new
+rows are appended and `run_incremental` reads them. Each run is measured in a fresh process:
+
+- seconds: wall time of the run (run_full / run_incremental, as the CLI calls them);
+- store s: wall time spent inside store calls (everything the store does, waiting included);
+- server s: the server's own CPU seconds during the run (utime + stime of its process, from
+  /proc/PID/stat before and after); wait s: the time the client waited for replies (the sum of
+  the durations a pymongo CommandListener reports);
+- client CPU s: this process's CPU seconds and its text workers';
+- round trips: commands sent (CommandListener, getMore included; SQLite: SQL statements);
+- sent / received MB: bytes on the wire, counted where pymongo writes and reads its socket.
+
+Timing on a shared machine: the load average is printed beside every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_incremental import append, config  # noqa: E402
+from bench.incremental_samples import news_new_rows, new_rows, sample_of  # noqa: E402
+from bench.support import sqlite_url  # noqa: E402
+
+TABLE = "petitions"
+SEEDS = {"demo": 42, "news": 110}
+ORIGINALS_FROM = 10_000
+
+
+def load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) the process has used; 0 without a pid."""
+    if not pid:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Wire:
+    """Round trips, waiting time and bytes of pymongo's traffic in this process."""
+
+    def __init__(self):
+        from pymongo import monitoring
+        import pymongo.network_layer as layer
+        import pymongo.synchronous.pool as pool
+
+        self.commands: dict[str, int] = {}
+        self.waited = 0.0
+        self.waited_by: dict[str, float] = {}
+        self.sent = self.received = 0
+        wire = self
+
+        class Listener(monitoring.CommandListener):
+            def started(self, event):
+                wire.commands[event.command_name] = wire.commands.get(event.command_name, 0) + 1
+
+            def succeeded(self, event):
+                wire.wait(event)
+
+            def failed(self, event):
+                wire.wait(event)
+
+        monitoring.register(Listener())
+        real_send, real_receive = pool.sendall, layer.receive_data
+
+        def sendall(sock, buf):
+            wire.sent += len(buf)
+            return real_send(sock, buf)
+
+        def receive_data(conn, length, deadline):
+            wire.received += length
+            return real_receive(conn, length, deadline)
+
+        pool.sendall, layer.receive_data = sendall, receive_data
+
+    def wait(self, event) -> None:
+        seconds = event.duration_micros / 1e6
+        self.waited += seconds
+        self.waited_by[event.command_name] = round(self.waited_by.get(event.command_name, 0.0) + seconds, 2)
+
+    @property
+    def round_trips(self) -> int:
+        return sum(self.commands.values())
+
+
+def timed_store(seconds: list[float]):
+    """Wraps dedup.runs.locking.open_store so that the time spent in the store's methods adds up in
+    ``seconds[0]``, and the store opened is kept in ``seconds[1:]``."""
+    import dedup.runs.locking as locking
+
+    real = locking.open_store
+
+    class Timed:
+        def __init__(self, store):
+            self._store = store
+
+        def __getattr__(self, name):
+            attr = getattr(self._store, name)
+            if not callable(attr):
+                return attr
+
+            def call(*args, **kwargs):
+                started = time.perf_counter()
+                try:
+                    return attr(*args, **kwargs)
+                finally:
+                    seconds[0] += time.perf_counter() - started
+            return call
+
+    def opener(*args, **kwargs):
+        started = time.perf_counter()
+        store = real(*args, **kwargs)
+        seconds[0] += time.perf_counter() - started
+        seconds.append(store)
+        return Timed(store)
+
+    locking.open_store = opener
+
+
+def measure(kind: str, src: str, store_url: str, pid: int | None) -> dict:
+    """In this (fresh) process: one run of ``kind`` (full or incremental), measured."""
+    import resource
+
+    from dedup.runs.full import run_full
+    from dedup.runs.incremental import run_incremental
+
+    wire = Wire() if store_url.startswith("mongodb") else None
+    in_store: list = [0.0]
+    timed_store(in_store)
+    cfg = config(src, store_url)
+    cpu0, server0, load0 = time.process_time(), server_cpu(pid), load()
+    started = time.perf_counter()
+    result = (run_full if kind == "full" else run_incremental)(cfg)
+    seconds = time.perf_counter() - started
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = {"kind": kind, "seconds": seconds, "store_s": in_store[0], "client_cpu": time.process_time() - cpu0,
+           "workers_cpu": children.ru_utime + children.ru_stime, "server_cpu": server_cpu(pid) - server0,
+           "rows": result.rows_read, "load": f"{load0}/{load()}"}
+    if kind == "full":
+        out["groups"] = len(result.groups)
+    else:
+        out["groups"] = len(result.new_groups) + len(result.grown_groups)
+        out["joining"] = result.rows_joining
+    if wire is not None:
+        out.update(round_trips=wire.round_trips, waited=wire.waited, sent=wire.sent, received=wire.received,
+                   commands=wire.commands, waited_by=wire.waited_by)
+    else:
+        out["round_trips"] = sum(getattr(s, "statements", 0) for s in in_store[1:])
+    return out
+
+
+def in_child(kind: str, src: str, store_url: str, pid: int | None) -> dict:
+    cmd = [sys.executable, __file__, "--measure", kind, src, store_url, "--server-pid", str(pid or 0)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"{kind} on {store_url} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(exe: str, work: Path) -> tuple[subprocess.Popen, str]:
+    """A SecantusDB on a free port with a fresh data directory; its URL once it answers a ping."""
+    import pymongo
+
+    port = free_port()
+    data = work / "mongo-data"
+    shutil.rmtree(data, ignore_errors=True)
+    log = open(work / "mongo-server.log", "w")
+    proc = subprocess.Popen([exe, "--host", "127.0.0.1", "--port", str(port), "--storage-path", str(data),
+                             "--log-level", "WARNING"], stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    url = f"mongodb://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        if proc.poll() is not None:
+            sys.exit(f"the server exited ({proc.returncode}); see {work / 'mongo-server.log'}")
+        client = pymongo.MongoClient(url, serverSelectionTimeoutMS=1000)
+        try:
+            client.admin.command("ping")
+            version = client.server_info()["version"]
+            break
+        except pymongo.errors.PyMongoError:
+            if time.monotonic() > deadline:
+                proc.terminate()
+                sys.exit(f"the server at {url} did not answer a ping within 120 s")
+        finally:
+            client.close()
+    print(f"server: {Path(exe).name} (reports MongoDB {version}), pid {proc.pid}, at {url}", flush=True)
+    return proc, url
+
+
+def drop_database(url: str) -> None:
+    import pymongo
+
+    client = pymongo.MongoClient(url)
+    try:
+        client.drop_database(client.get_default_database().name)
+    finally:
+        client.close()
+
+
+def prepare(work: Path, generator: str, rows: int, n_new: int, seed: int) -> tuple[str, list[dict]]:
+    """The source table of rows 1..N, and the new rows to append."""
+    from bench.bench_incremental_scale import index_watermark
+    from dedup.demo.generator import SampleTable, write_sample_db
+
+    sample, docs = sample_of(generator, rows, seed, min(ORIGINALS_FROM, rows))
+    if generator == "news":
+        fresh, _planted = news_new_rows(sample, docs, n_new, seed)
+    else:
+        fresh, _planted = new_rows(sample, n_new, seed, min(ORIGINALS_FROM, rows))
+    src = sqlite_url(work, "source.db")
+    write_sample_db(src, SampleTable(sample.rows[:rows], {}))
+    index_watermark(src)
+    return src, fresh
+
+
+def row(store: str, r: dict) -> str:
+    mb = lambda key: f"{r[key] / 2**20:.1f}" if key in r else "-"  # noqa: E731
+    cell = lambda key: f"{r[key]:.1f}" if key in r else "-"  # noqa: E731
+    return (f"| {store} | {r['kind']} | {r['rows']:,} | {r['seconds']:.1f} | {r['store_s']:.1f} | {cell('waited')} | "
+            f"{r['server_cpu']:.1f} | {r['client_cpu'] + r['workers_cpu']:.1f} | {r['round_trips']:,} | {mb('sent')} | {mb('received')} | "
+            f"{r['groups']} | {r['load']} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument("--new", type=int, default=1_000)
+    ap.add_argument("--generator", choices=("demo", "news"), default="demo")
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--secantusd", default=shutil.which("secantusd-py") or "/work/secvenv/bin/secantusd-py",
+                    help="the SecantusDB server to start (default: secantusd-py on PATH)")
+    ap.add_argument("--mongo-url", help="use this running server instead of starting one")
+    ap.add_argument("--server-pid", type=int, help="the running server's pid, for its CPU time")
+    ap.add_argument("--work", help="scratch directory (default: a new temporary one, removed afterwards)")
+    ap.add_argument("--measure", nargs=3, metavar=("KIND", "SOURCE", "STORE"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.measure:
+        print(json.dumps(measure(*args.measure, args.server_pid)))
+        return
+    seed = SEEDS[args.generator] if args.seed is None else args.seed
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="dedup-bench-mongo-"))
+    work.mkdir(parents=True, exist_ok=True)
+    proc = None
+    try:
+        if args.mongo_url:
+            url, pid = args.mongo_url.rstrip("/"), args.server_pid
+        else:
+            proc, url = start_server(args.secantusd, work)
+            pid = proc.pid
+        mongo = f"{url}/bench_mongo_store"
+        drop_database(mongo)
+        src, fresh = prepare(work, args.generator, args.rows, args.new, seed)
+        (work / "store.db").unlink(missing_ok=True)
+        stores = {"SQLite": sqlite_url(work, "store.db"), "MongoDB (SecantusDB)": mongo}
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, shipped defaults; generator {args.generator} "
+              f"seed {seed}: full of {args.rows:,} rows, then incremental of {args.new:,} new rows", flush=True)
+        results: dict[str, list[dict]] = {name: [] for name in stores}
+        for kind in ("full", "incremental"):
+            if kind == "incremental":
+                append(src, fresh)
+            for name, store_url in stores.items():
+                r = in_child(kind, src, store_url, pid if store_url.startswith("mongodb") else None)
+                results[name].append(r)
+                print(f"  {name} {kind}: {r['seconds']:.1f} s (store {r['store_s']:.1f} s, server CPU "
+                      f"{r['server_cpu']:.1f} s), {r['round_trips']} round trips, load {r['load']}"
+                      + (f"; commands {r['commands']}, seconds waited {r['waited_by']}" if "commands" in r else ""), flush=True)
+        print("| store | run | rows | seconds | store s | wait s | server CPU s | client CPU s | round trips "
+              "| sent MB | received MB | groups | load |")
+        print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+        for name, rs in results.items():
+            for r in rs:
+                print(row(name, r))
+        sqlite, mongo_rs = results["SQLite"], results["MongoDB (SecantusDB)"]
+        for s, m in zip(sqlite, mongo_rs):
+            ratio = m["seconds"] / s["seconds"]
+            print(f"{s['kind']}: MongoDB / SQLite {ratio:.2f}x (target <= 1.5x: {'met' if ratio <= 1.5 else 'missed'});"
+                  f" MongoDB's store calls {m['store_s']:.1f} s, of which the server's CPU {m['server_cpu']:.1f} s")
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
