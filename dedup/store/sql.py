@@ -8,7 +8,6 @@ failure or a kill leaves the previous state in place.
 from __future__ import annotations
 
 import datetime as _dt
-import itertools
 import json
 from collections.abc import Sequence
 
@@ -24,6 +23,7 @@ from ..index.keys import key_sort
 from . import sql_schema as S
 from .model import (BlockEntries, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
                     checked_sketches, checked_terms, signed_hashes, sketch_blobs, to_signed, to_unsigned)
+from .sql_bulk import index_order, insert_dicts as _insert, insert_tuples
 from .sql_migrate import current_revision, ensure_schema
 
 _CHUNK = 5000  # rows per executemany and keys per IN (...)
@@ -274,26 +274,16 @@ def _add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.nd
     """Fingerprint rows, with their sketches if any (all words in ``signature``; sketch1..3 stay NULL)."""
     if len(keys) != len(fps):
         raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
-    _insert(conn, S.fingerprints, (
-        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "signature": sig}
-        for k, fp, sig in zip(keys, fps, sketch_blobs(sketches, len(keys)))))
+    insert_tuples(conn, S.fingerprints, ("table_name", "row_key", "fingerprint", "signature"), (
+        (table, k, to_signed(fp), sig) for k, fp, sig in zip(keys, fps, sketch_blobs(sketches, len(keys)))))
 
 
 def _add_blocks(conn, table: str, entries: BlockEntries) -> None:
     """Block entries through the driver's own executemany, as plain tuples: SQLAlchemy's per-row
     parameter handling cost 15 of the 39 s that 2.9 million entries took (200k rows)."""
-    rows = iter(sorted(zip(itertools.repeat(table), entries.names, entries.keys,
-                           entries.fingerprints.view(np.int64).tolist())))  # in index order: appends, not random inserts
-    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
-    if mark is None:  # a driver with named parameters: the general path
-        _insert(conn, S.blocks, ({"table_name": t, "block_name": n, "textname": k, "hashcode": h}
-                                 for t, n, k, h in rows))
-        return
-    q = conn.dialect.identifier_preparer
-    cols = ", ".join(q.quote(c) for c in ("table_name", "block_name", "textname", "hashcode"))
-    sql = f"INSERT INTO {q.format_table(S.blocks)} ({cols}) VALUES ({', '.join([mark] * 4)})"
-    for chunk in iter(lambda: list(itertools.islice(rows, _CHUNK)), []):
-        conn.exec_driver_sql(sql, chunk)
+    fps = entries.fingerprints.view(np.int64)
+    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"),
+                   ((table, entries.names[i], entries.keys[i], int(fps[i])) for i in index_order(entries)))
 
 
 def _remove_blocks(conn, table: str, entries: BlockEntries) -> None:
@@ -324,11 +314,10 @@ def _add_groups(conn, table: str, groups: list[Group]) -> None:
         {"table_name": table, "group_id": g.id, "size": g.size, "created_run": g.created_run,
          "updated_run": g.updated_run, "merged_from": json.dumps(g.merged_from) if g.merged_from else None}
         for g in groups))
-    _insert(conn, S.members, (
-        {"table_name": table, "row_key": k, "group_id": g.id, "distance": d}
-        for g in groups for k, d in zip(g.keys, g.distances)))
-    _insert(conn, S.pairs, (
-        {"table_name": table, "key_a": p.a, "key_b": p.b, "distance": p.distance} for g in groups for p in g.pairs))
+    insert_tuples(conn, S.members, ("table_name", "row_key", "group_id", "distance"),
+                   ((table, k, g.id, d) for g in groups for k, d in zip(g.keys, g.distances)))
+    insert_tuples(conn, S.pairs, ("table_name", "key_a", "key_b", "distance"),
+                   ((table, p.a, p.b, p.distance) for g in groups for p in g.pairs))
 
 
 def _drop_groups(conn, table: str, ids: list[int]) -> None:
@@ -355,17 +344,6 @@ def _set_state(conn, table: str, version: dict, watermark: dict | None, groups: 
         max_group_id=sa.case((t.max_group_id < top, top), else_=t.max_group_id), **values)).rowcount
     if not updated:
         conn.execute(S.tables.insert().values(table_name=table, max_group_id=top, **values))
-
-
-def _insert(conn, table: sa.Table, rows) -> None:
-    chunk: list[dict] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) >= _CHUNK:
-            conn.execute(table.insert(), chunk)
-            chunk = []
-    if chunk:
-        conn.execute(table.insert(), chunk)
 
 
 def _now() -> _dt.datetime:
