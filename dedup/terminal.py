@@ -58,6 +58,7 @@ def full_summary_line(s: dict) -> str:
     extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
     extra += f", {s['duplicate_keys']} duplicate keys" if s.get("duplicate_keys") else ""
     extra += f", {s['null_keys']} rows with a NULL key" if s.get("null_keys") else ""
+    extra += f", {s['bad_keys']} keys a store cannot keep" if s.get("bad_keys") else ""
     extra += f", {s['truncated']} cells truncated" if s.get("truncated") else ""
     return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
             f"{extra}, {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}")

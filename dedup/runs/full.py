@@ -54,7 +54,8 @@ class FullResult:
             "table": self.table, "rows": self.rows_read, "fingerprinted": len(self.keys),
             "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
-            "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys, "truncated": self.truncated,
+            "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
+            "bad_keys": reasons.count("bad_key"), "truncated": self.truncated,
             "seconds": round(self.seconds, 3),
         }
 

@@ -9,6 +9,7 @@ the recipe's ``sketch``, ``pairs`` and ``groups``, so none of them can drift fro
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Callable
@@ -25,6 +26,26 @@ from .recipe import Recipe
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
 NULL_KEY = "(NULL)"  # the key under which the rows whose key is NULL are reported
+MAX_KEY_CHARS = 255  # the longest key a store keeps (the SQL store's key columns are VARCHAR(255))
+
+
+def key_problem(key: str) -> str | None:
+    """Why a store cannot keep this key, or None."""
+    if len(key) > MAX_KEY_CHARS:
+        return f"the key has {len(key):,} characters; a store keeps keys of at most {MAX_KEY_CHARS}"
+    if "\x00" in key:
+        return "the key contains a NUL character, which a store cannot keep"
+    return None
+
+
+def recorded_key(key: str) -> str:
+    """The key under which a row with a key_problem is reported: NULs escaped, cut to fit, and a
+    hash of the whole key, so two such keys never share a record."""
+    if key_problem(key) is None:
+        return key
+    digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    text = key.replace("\x00", "\\x00")
+    return (text if len(text) <= MAX_KEY_CHARS - 14 else text[:MAX_KEY_CHARS - 15] + "…") + "#" + digest
 
 
 @dataclass
@@ -80,7 +101,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
               by_watermark: bool = False, workers: int = 1) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
     ``workers`` processes; rows without features, unreadable ones and those their key cannot name
-    (it repeats, or is NULL) are set aside."""
+    (it repeats, or is NULL) or a store cannot keep (``bad_key``: too long, or holding a NUL) are set aside."""
     wm_col, key_col = source.config.watermark, source.config.key
     keys: list[str] = []
     skipped: list[Skipped] = []
@@ -106,6 +127,10 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 last = batch.readable or last
             elif wm_col is not None:
                 last = _furthest(last, batch.rows, wm_col, key_col)
+            bad = [(key, why) for key, _row in batch.rows if (why := key_problem(key))]
+            if bad:
+                skipped.extend(Skipped(key, "bad_key", why) for key, why in bad)
+                batch.rows = [(key, row) for key, row in batch.rows if key_problem(key) is None]
             for key, row in batch.rows:
                 seen.see(key, row[key_col])
             for key, _why in batch.unreadable:
@@ -114,7 +139,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 seen.table_counts(source.key_counts([row for _key, row in batch.rows]))
             truncated.extend(batch.truncated)
             skipped.extend(Skipped(k, "unreadable", why) for k, why in batch.unreadable)
-            take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
+            take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable) + len(bad)))
         take(featurizing.drain())
     features = HashedFeatures.concat(parts)
     set_aside = [Skipped(k, "duplicate_key", why) for k, why in seen.duplicates().items()]
@@ -130,6 +155,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
         skipped = [s for s in skipped if s.key not in drop] + set_aside
         log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
                     ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
+    skipped = list({recorded_key(s.key): Skipped(recorded_key(s.key), s.reason, s.detail) for s in skipped}.values())
     _log_truncated(source, truncated)
     null_wm = source.null_watermark_rows() if by_watermark else 0
     if null_wm:

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 NAME = sa.String(128)  # a source table's name
-KEY = sa.String(255)  # a row key as text
+KEY = sa.String(255)  # a row key as text (on MySQL/MariaDB a binary no-pad collation: revision 0005)
 
 blocks = sa.Table(
     "dedup_blocks", metadata,
