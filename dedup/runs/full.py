@@ -43,6 +43,7 @@ class FullResult:
     seconds: float = 0.0
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_keys: int = 0  # rows not read: their key is NULL
+    truncated_rows: list[str] = field(default_factory=list)  # keys of rows with a cell cut (the first 100)
 
     @property
     def rows_in_groups(self) -> int:
@@ -55,7 +56,7 @@ class FullResult:
             "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
             "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
-            "bad_keys": reasons.count("bad_key"), "truncated": self.truncated,
+            "bad_keys": reasons.count("bad_key"), "truncated": self.truncated, "truncated_rows": self.truncated_rows,
             "seconds": round(self.seconds, 3),
         }
 
@@ -93,7 +94,8 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
             blocks=recipe.block_entries(rows.keys, sketches)))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
+                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
+                            rows.truncated_rows)
         store.finish_run(run.id, "ok", result.summary())
     return result
 

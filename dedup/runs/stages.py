@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -26,6 +26,7 @@ from .recipe import Recipe
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
 NULL_KEY = "(NULL)"  # the key under which the rows whose key is NULL are reported
+TRUNCATED_LISTED = 100  # a run's summary lists at most this many keys of rows with a cell cut
 MAX_KEY_CHARS = 255  # the longest key a store keeps (the SQL store's key columns are VARCHAR(255))
 
 
@@ -61,6 +62,7 @@ class Rows:
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_watermark: int = 0  # by watermark: rows never read because their watermark is NULL
     null_keys: int = 0  # rows never read because their key is NULL
+    truncated_rows: list[str] = field(default_factory=list)  # keys of the rows with a cell cut (the first TRUNCATED_LISTED)
 
 
 class KeyCheck:
@@ -162,7 +164,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
         log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
                     source.config.name, null_wm, wm_col)
     return Rows(keys, features, skipped, read, watermark_position(*last) if last is not None else since,
-                len(truncated), null_wm, nulls)
+                len(truncated), null_wm, nulls, list(dict.fromkeys(k for k, _c, _n in truncated))[:TRUNCATED_LISTED])
 
 
 def _furthest(last: tuple | None, rows: list[tuple[str, dict]], wm_col: str, key_col: str) -> tuple | None:
