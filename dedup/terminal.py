@@ -58,6 +58,7 @@ def full_summary_line(s: dict) -> str:
     extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
     extra += f", {s['duplicate_keys']} duplicate keys" if s.get("duplicate_keys") else ""
     extra += f", {s['null_keys']} rows with a NULL key" if s.get("null_keys") else ""
+    extra += f", {s['bad_keys']} keys a store cannot keep" if s.get("bad_keys") else ""
     extra += f", {s['truncated']} cells truncated" if s.get("truncated") else ""
     if s.get("run") is not None and s.get("new_groups", 0) != s["groups"]:  # there were groups before
         extra += (f"; since the last run {s['new_groups']} new, {s['grown_groups']} grown, {s['merged_groups']} merged, "

@@ -254,7 +254,7 @@ def test_a_cell_longer_than_max_cell_chars_is_cut_and_counted(db_url, caplog):
                            "tables": {"petitions": {"key": "id", "fields": FIELDS}}})
     with caplog.at_level(logging.WARNING):
         result = run_full(config)
-    assert result.summary()["truncated"] == 1
+    assert result.summary()["truncated"] == 1 and result.summary()["truncated_rows"] == ["1"]
     assert [g.keys for g in result.groups] == [["1", "2"]]  # row 1 fingerprinted from its first 60 characters
     assert "row 1: content has 280 characters, cut to the first 60" in caplog.text
 

@@ -120,7 +120,7 @@ def test_a_0004_store_migrates_and_its_rows_are_processed_once_in_the_window(tmp
     store_url = f"sqlite:///{tmp_path / 'store.db'}"
     cfg = _cfg(src, tmp_path)
     run_full(cfg)
-    engine = sa.create_engine(store_url)  # as a dedup before 0005 left it: no row watermarks
+    engine = sa.create_engine(store_url)  # as a dedup before 0007 left it: no row watermarks
     with engine.begin() as conn:
         command.downgrade(_alembic_config(conn), "0004")
     engine.dispose()

@@ -174,3 +174,30 @@ def test_a_0004_store_gains_a_run_history_and_downgrades_to_0004_and_back(db_url
         assert store.run_changes("t", run_id) == [] and store.fingerprints("t") == {"1": 2**64 - 5, "2": 7}
     finally:
         store.close()
+
+
+def test_0008_keeps_keys_that_differ_in_case_apart_and_downgrades(db_url):
+    """On MariaDB the store before 0008 takes 'a' and 'A' for one key; at 0008 they are two rows, and
+    the other databases (which always compared exactly) are unchanged."""
+    engine = sa.create_engine(db_url)
+    insert = sa.text("INSERT INTO dedup_fingerprints (table_name, row_key, fingerprint) VALUES ('t', :k, 1)")
+    try:
+        with engine.begin() as conn:
+            command.upgrade(_alembic_config(conn), "0007")
+            conn.execute(insert, {"k": "a"})
+        mysql = engine.dialect.name in ("mysql", "mariadb")
+        if mysql:
+            with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+                conn.execute(insert, {"k": "A"})
+        assert migrate_store(db_url).endswith(f"migrated from 0007 to revision {head_revision()}")
+        with engine.begin() as conn:
+            conn.execute(insert, {"k": "A"})
+            conn.execute(insert, {"k": "a "})
+            keys = conn.execute(sa.text("SELECT row_key FROM dedup_fingerprints WHERE row_key = 'a'")).scalars().all()
+        assert keys == ["a"]
+        with engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM dedup_fingerprints WHERE row_key <> 'a'"))
+            command.downgrade(_alembic_config(conn), "0007")
+        assert migrate_store(db_url).endswith(f"migrated from 0007 to revision {head_revision()}")
+    finally:
+        engine.dispose()

@@ -44,27 +44,36 @@ class SourceBatch:
     readable: tuple | None = None  # the furthest position whose values read back (None: none did)
 
 
-def _after(order: list, position: tuple | None):
+def _after(order: list, position: tuple | None, dialect: str):
     """Keyset condition: rows strictly after ``position`` in the (c1, c2, ...) order."""
     if position is None:
         return sa.true()
     if len(order) == 1:
         return order[0] > position[0]
     (c1, c2), (v1, v2) = order, position
-    c1 = _as_stored(c1, v1)
+    c1, v1 = _as_stored(c1, v1, dialect)
     # c1 >= v1 is implied, but stated it bounds the index range: without it SQLite read a 1M-row
     # table's index from far before the position (0.12 s against 0.003 s a batch)
     return sa.and_(c1 >= v1, sa.or_(c1 > v1, sa.and_(c1 == v1, c2 > v2)))
 
 
-def _as_stored(column, value):
-    """The column compared as text when ``value`` is text its type cannot read (a SQLite DATETIME
-    cell holding 'garbage'): such a position is kept as the raw text and compared as SQLite stores it."""
+def _temporal(column) -> bool:
     try:
-        temporal = column.type.python_type in (_dt.datetime, _dt.date)
+        return column.type.python_type in (_dt.datetime, _dt.date)
     except NotImplementedError:
-        temporal = False
-    return sa.type_coerce(column, sa.String) if temporal and isinstance(value, str) else column
+        return False
+
+
+def _as_stored(column, value, dialect: str) -> tuple:
+    """Column and value to compare when ``value`` is text its type cannot read (a SQLite DATETIME
+    cell holding 'garbage', a MariaDB zero date, PostgreSQL's 'infinity'): SQLite and MySQL compare
+    the column with the raw text as they store it; PostgreSQL reads the text in the column's own
+    type, where 'infinity' is a timestamp (a text comparison would put '12000-01-01' before 2024)."""
+    if not (_temporal(column) and isinstance(value, str)):
+        return column, value
+    if dialect == "postgresql":
+        return column, sa.cast(sa.literal(value, sa.String), column.type)
+    return sa.type_coerce(column, sa.String), value
 
 
 def _key_text(key: object) -> str:
@@ -85,6 +94,7 @@ class Source:
         self.max_cell_chars = table.max_cell_chars
         self.unique_key = True  # set by _reflect: the key column is declared unique
         self.engine = make_engine(url, "source")
+        self.dialect = self.engine.dialect.name
         self.table = self._reflect()
         self.key = self.table.c[table.key]
         self.bounds = sa.true()  # within(): the key range this source reads (a Spark partition's)
@@ -169,10 +179,10 @@ class Source:
         where = self.key.is_(None)
         if by_watermark:
             wm = self.table.c[self.config.watermark]
-            position = (watermark_from_json(since), since["key"]) if since is not None else None
-            # the key is NULL, so only the watermark can be past the position (or equal to it: read then)
-            where = sa.and_(where, wm.is_not(None), _as_stored(wm, position[0]) >= position[0]) \
-                if position is not None else sa.and_(where, wm.is_not(None))
+            where = sa.and_(where, wm.is_not(None))
+            if since is not None:  # the key is NULL, so only the watermark can be past the position (or equal: read then)
+                column, value = _as_stored(wm, watermark_from_json(since), self.dialect)
+                where = sa.and_(where, column >= value)
         return self._count(where)
 
     def count_keys(self) -> int:
@@ -235,7 +245,9 @@ class Source:
                         batch = SourceBatch()
                         for r in result:
                             self._take(batch, key_to_text(r[self.key.name]), dict(r))
-                        last = batch.readable = tuple(result[-1][c.name] for c in order) if result else None
+                        positions = [tuple(r[c.name] for c in order) for r in result]
+                        last = positions[-1] if positions else None
+                        batch.readable = next((p for p in reversed(positions) if self._readable(order, p)), None)
                     except READ_ERRORS as e:
                         if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                             raise
@@ -264,7 +276,7 @@ class Source:
                 value = watermark_from_json(position)
                 return order, sa.and_(base, _as_stored(order[0], value) >= value)
             position = (watermark_from_json(position), position["key"]) if by_watermark else (position["key"],)
-        return order, sa.and_(base, _after(order, position))
+        return order, sa.and_(base, _after(order, position, self.dialect))
 
     def keys(self, batch_size: int = 10_000) -> Iterator[list[str]]:
         """Every non-NULL key as text, batch by batch in key order: only the key column is read,
@@ -290,8 +302,18 @@ class Source:
         run = conn.execute(sa.select(*cols).where(same)).mappings().all()
         return [r for r in result if tuple(r[c.name] for c in order) != last] + list(run)
 
+    def _readable(self, order: list, position: tuple) -> bool:
+        """Whether a position read by the driver is one its columns' types hold (pymysql gives a
+        MariaDB zero date '0000-00-00 00:00:00' back as text): only such a position is stored."""
+        return not any(isinstance(v, str) and _temporal(c) for c, v in zip(order, position))
+
     def _take(self, batch: SourceBatch, key: str, row: dict) -> None:
-        """Add a row to the batch, its text fields cut to ``max_cell_chars``."""
+        """Add a row to the batch, its text fields cut to ``max_cell_chars``; a row whose date or
+        time watermark came back as text (a MariaDB zero date) is unreadable."""
+        wm = self.config.watermark
+        if wm is not None and isinstance(row.get(wm), str) and _temporal(self.table.c[wm]):
+            batch.unreadable.append((key, f"{wm}: {row[wm]!r} is not a date or time that can be compared"))
+            return
         cap = self.max_cell_chars
         for f in self.config.fields:
             value = row.get(f.name)
@@ -309,10 +331,14 @@ class Source:
         """Re-read one batch: its positions first (the watermark as stored, so a value its type
         cannot read is still a position), then the rows at each position alone."""
         log.debug("a batch failed (%s); reading it row by row", first_line(cause))
-        sqlite = self.engine.dialect.name == "sqlite"  # the one database that keeps any text in any column
-        raw = [sa.type_coerce(c, sa.String) if sqlite and c is not self.key else c for c in order]
+        # SQLite keeps any text in any column: its values are read as stored; elsewhere a date or
+        # time is read as the database writes it (psycopg cannot read PostgreSQL's 'infinity')
+        def as_read(c):
+            return c if c is self.key else sa.type_coerce(c, sa.String) if self.dialect == "sqlite" \
+                else sa.cast(c, sa.String) if _temporal(c) else c
+        raw = [as_read(c) for c in order]
         wm = self.table.c[self.config.watermark] if self.config.watermark else None
-        extra = [sa.type_coerce(wm, sa.String) if sqlite else wm] if wm is not None and len(order) == 1 else []
+        extra = [as_read(wm)] if wm is not None and len(order) == 1 else []
         found = conn.execute(sa.select(*raw, *extra).where(where).order_by(*order).limit(self.batch_size)).all()
         found = list(dict.fromkeys(tuple(p) for p in found))  # a repeated key: its rows are read at once
         positions = list(dict.fromkeys(p[:len(raw)] for p in found))
@@ -344,6 +370,9 @@ class Source:
             dialect = self.engine.dialect
             process = column.type.dialect_impl(dialect).result_processor(dialect, None) if column is not self.key else None
             try:
+                if process is None and isinstance(value, str) and _temporal(column):  # cast to text by _row_by_row
+                    process = _dt.datetime.fromisoformat if column.type.python_type is _dt.datetime \
+                        else _dt.date.fromisoformat
                 out.append(process(value) if process is not None and value is not None else value)
             except READ_ERRORS:
                 out.append(value)

@@ -69,7 +69,10 @@ def linked_groups(pairs: list[Pair], fp_of: dict[str, int]) -> list[Group]:
     and each row's pair is its closest link into the group."""
     uf = UnionFind()
     kept: list[Pair] = []
-    for p in sorted(set(pairs), key=lambda p: (p.distance, key_sort(p.a), key_sort(p.b))):
+    pairs = set(pairs)
+    # each key's place in key order, worked out once a key (not twice a pair at every sort)
+    rank = {k: i for i, k in enumerate(sorted({k for p in pairs for k in (p.a, p.b)}, key=key_sort))}
+    for p in sorted(pairs, key=lambda p: (p.distance, rank[p.a], rank[p.b])):
         ra, rb = uf.find(p.a), uf.find(p.b)
         if ra != rb:
             uf.parent[rb] = ra
@@ -79,11 +82,11 @@ def linked_groups(pairs: list[Pair], fp_of: dict[str, int]) -> list[Group]:
         by_root.setdefault(uf.find(p.a), []).append(p)
     groups = []
     for members in uf.components():
-        members.sort(key=key_sort)
+        members.sort(key=rank.__getitem__)
         first = fp_of[members[0]]
-        gpairs = sorted(by_root[uf.find(members[0])], key=lambda p: (key_sort(p.a), key_sort(p.b)))
+        gpairs = sorted(by_root[uf.find(members[0])], key=lambda p: (rank[p.a], rank[p.b]))
         groups.append(Group(0, members, [(fp_of[m] ^ first).bit_count() for m in members], gpairs))
-    groups.sort(key=lambda g: key_sort(g.keys[0]))
+    groups.sort(key=lambda g: rank[g.keys[0]])
     return groups
 
 

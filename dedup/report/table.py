@@ -9,6 +9,7 @@ import textwrap
 from .cells import clip, cut, display_width, fit, visible
 
 MAX_COLUMN = 60  # a text column wider than this is clipped even on a wide terminal
+ROWS_SHOWN = 50  # a larger group (a mass petition) lists its first rows and counts the rest
 GAP = "  "
 
 
@@ -31,7 +32,7 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
     if "run" in report:
         lines.append(run_line(report))
     cols = [c for c in display if c not in ("key", "distance")]
-    rows = [r for g in groups for r in g["rows"]]
+    rows = [r for g in groups for r in g["rows"][:ROWS_SHOWN]]
     key_w = min(max([3, *(display_width(visible(r["key"])) for r in rows)]), max(width // 4, 3))
     dist_w = max([1, *(len(str(r["distance"])) for r in rows)])
     room = width - len(GAP) - key_w - len(GAP) - (2 + dist_w) - len(GAP) * len(cols)
@@ -44,12 +45,14 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
         merged = f" (merged with groups {', '.join(map(str, g['merged_from']))})" if g.get("merged_from") else ""
         lines.append(cut(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}{change_note(g)}",
                          width))
-        for r in g["rows"]:
+        for r in g["rows"][:ROWS_SHOWN]:
             cells = [clip(r["key"], key_w, right=True, squash=False), f"d={r['distance']:>{dist_w}}"]
             cells += [clip(r.get(c), w) for c, w in zip(cols, widths)]
             if r.get("deleted"):
                 cells.append("(deleted from the source)")
             lines.append(cut(("+ " if r.get("new") else GAP) + GAP.join(cells), width).rstrip())
+        if len(g["rows"]) > ROWS_SHOWN:
+            lines.append(f"{GAP}… and {len(g['rows']) - ROWS_SHOWN:,} more rows (every row: --format json or csv)")
     for gone in report.get("gone") or []:
         into = f"merged into group {gone['merged_into']}" if gone.get("merged_into") is not None else "ended"
         lines.append("")

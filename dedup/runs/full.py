@@ -46,6 +46,7 @@ class FullResult:
     null_keys: int = 0  # rows not read: their key is NULL
     run_id: int | None = None
     changes: dict = field(default_factory=dict)  # lineage.counts: groups new, grown, merged... since the stored ones
+    truncated_rows: list[str] = field(default_factory=list)  # keys of rows with a cell cut (the first 100)
 
     @property
     def rows_in_groups(self) -> int:
@@ -57,7 +58,8 @@ class FullResult:
             "table": self.table, "run": self.run_id, "rows": self.rows_read, "fingerprinted": len(self.keys),
             "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
-            "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys, "truncated": self.truncated,
+            "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
+            "bad_keys": reasons.count("bad_key"), "truncated": self.truncated, "truncated_rows": self.truncated_rows,
             **self.changes, "seconds": round(self.seconds, 3),
         }
 
@@ -114,7 +116,7 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
         row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None))
     result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                         rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
-                        run.id, counts(changes, rows_left))
+                        run.id, counts(changes, rows_left), rows.truncated_rows)
     if decisions:
         store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
     store.finish_run(run.id, "ok", result.summary())

@@ -53,6 +53,7 @@ class IncrementalResult:
     skipped: int = 0
     unreadable: int = 0
     truncated: int = 0  # text cells cut to source.max_cell_chars
+    truncated_rows: list[str] = field(default_factory=list)  # keys of rows with a cell cut (the first 100)
     null_watermark: int = 0  # rows an incremental run never reads: their watermark is NULL
     unchanged: int = 0  # rows read again in the lookback window and left alone (already done)
     lookback_from: str | None = None  # the watermark the lookback window started at (None: no window)
@@ -70,7 +71,7 @@ class IncrementalResult:
             "merged_groups": sum(len(v) for v in self.merges.values()), "dissolved_groups": len(self.dissolved),
             "split_groups": len(self.split), "rows_joining_groups": self.rows_joining,
             "rows_left_groups": self.rows_leaving, "skipped": self.skipped, "unreadable": self.unreadable,
-            "truncated": self.truncated, "null_watermark": self.null_watermark,
+            "truncated": self.truncated, "truncated_rows": self.truncated_rows, "null_watermark": self.null_watermark,
             "unchanged": self.unchanged, "lookback_from": self.lookback_from, "reconciled": self.reconciled,
             "deleted": self.deleted, "unseen_rows": self.unseen_rows,
             "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
@@ -206,7 +207,7 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     result.changed = len(stored_before) - sum(1 for k in gone if k in stored_before)
     reasons = [s.reason for s in rows.skipped]
     result.skipped, result.unreadable = len(reasons), reasons.count("unreadable")
-    result.truncated, result.null_watermark = rows.truncated, rows.null_watermark
+    result.truncated, result.null_watermark, result.truncated_rows = rows.truncated, rows.null_watermark, rows.truncated_rows
     grouped = {m for g in groups for m in g.keys}
     result.rows_joining = sum(1 for key in new_keys if key in grouped)
     result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})

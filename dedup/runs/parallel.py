@@ -37,9 +37,17 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
 
     Weighting and SimHash come after, once the whole run's term counts are known (dedup.terms)."""
     feats, keys, skipped, kept = [], [], [], []
+    seen: dict[tuple, dict] = {}  # the field values of a batch's rows -> their features: copies are segmented once
+    names = [f.name for f in featurizer.fields]
     for key, row in rows:
         try:
-            f = featurizer.described(row)
+            values = tuple(row.get(n) for n in names)
+            plain = all(v is None or type(v) in (str, int) for v in values)  # hashable, and never True == 1
+            f = seen.get(values) if plain else None
+            if f is None:
+                f = featurizer.described(row)
+                if plain:
+                    seen[values] = f
         except (ValueError, TypeError, ArithmeticError) as e:  # a value no text can be made of (UnicodeDecodeError is a ValueError)
             skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
             continue

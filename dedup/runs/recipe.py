@@ -211,9 +211,16 @@ class Recipe:
             return BlockEntries.of_rows(keys, sk[:, 0], names)
         _, uniq, rep, of_row = distinct_rows(keys, sk)
         first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
-        # a copy of an earlier row is never an anchor
-        anchored = self.scheme.anchored(self.signatures(uniq), taken)[of_row] & first[:, None]
-        return BlockEntries.of_rows(keys, sk[:, 0], self.scheme.names_of(sig, anchored))
+        # a copy of an earlier row is never an anchor; the names are made once a distinct sketch
+        # (and once more, all anchorless, for one that has copies) and shared by its rows, so
+        # 300,000 identical rows hold two lists of names, not 300,000
+        usig = self.signatures(uniq)
+        own = self.scheme.names_of(usig, self.scheme.anchored(usig, taken))
+        copied = np.unique(of_row[~first])
+        none = np.zeros((len(copied), len(self.scheme.labels)), bool)
+        anchorless = dict(zip(copied.tolist(), self.scheme.names_of(usig[copied], none)))
+        names = [own[u] if f else anchorless[u] for u, f in zip(of_row.tolist(), first.tolist())]
+        return BlockEntries.of_rows(keys, sk[:, 0], names)
 
 
 def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:

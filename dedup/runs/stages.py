@@ -9,6 +9,7 @@ the recipe's ``sketch``, ``pairs`` and ``groups``, so none of them can drift fro
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -25,6 +26,27 @@ from .recipe import Recipe
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
 NULL_KEY = "(NULL)"  # the key under which the rows whose key is NULL are reported
+TRUNCATED_LISTED = 100  # a run's summary lists at most this many keys of rows with a cell cut
+MAX_KEY_CHARS = 255  # the longest key a store keeps (the SQL store's key columns are VARCHAR(255))
+
+
+def key_problem(key: str) -> str | None:
+    """Why a store cannot keep this key, or None."""
+    if len(key) > MAX_KEY_CHARS:
+        return f"the key has {len(key):,} characters; a store keeps keys of at most {MAX_KEY_CHARS}"
+    if "\x00" in key:
+        return "the key contains a NUL character, which a store cannot keep"
+    return None
+
+
+def recorded_key(key: str) -> str:
+    """The key under which a row with a key_problem is reported: NULs escaped, cut to fit, and a
+    hash of the whole key, so two such keys never share a record."""
+    if key_problem(key) is None:
+        return key
+    digest = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    text = key.replace("\x00", "\\x00")
+    return (text if len(text) <= MAX_KEY_CHARS - 14 else text[:MAX_KEY_CHARS - 15] + "…") + "#" + digest
 
 
 @dataclass
@@ -42,6 +64,7 @@ class Rows:
     null_keys: int = 0  # rows never read because their key is NULL
     row_watermarks: dict[str, str | None] = field(default_factory=dict)  # key -> its watermark text (rows with features)
     unchanged: int = 0  # rows read again (lookback) and left alone: their watermark is the one they were fingerprinted at
+    truncated_rows: list[str] = field(default_factory=list)  # keys of the rows with a cell cut (the first TRUNCATED_LISTED)
 
 
 Select = Callable[[list[tuple[str, dict]]], list[tuple[str, dict]]]  # the rows of a batch to process
@@ -86,10 +109,11 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
               null_since: dict | None = None) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
     ``workers`` processes; rows without features, unreadable ones and those their key cannot name
-    (it repeats, or is NULL) are set aside. ``select``: of each batch, only the rows it returns are
-    processed (the others count as ``unchanged``). ``null_since``: count the rows whose key is NULL
-    past this position instead of ``since`` (an incremental run: past the stored watermark, not
-    from the start of its lookback window)."""
+    (it repeats, or is NULL) or a store cannot keep (``bad_key``: too long, or holding a NUL) are
+    set aside. ``select``: of each batch, only the rows it returns are processed (the others count
+    as ``unchanged``). ``null_since``: count the rows whose key is NULL past this position instead
+    of ``since`` (an incremental run: past the stored watermark, not from the start of its lookback
+    window)."""
     wm_col, key_col = source.config.watermark, source.config.key
     keys: list[str] = []
     skipped: list[Skipped] = []
@@ -116,11 +140,15 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 last = batch.readable or last
             elif wm_col is not None:
                 last = _furthest(last, batch.rows, wm_col, key_col)
+            bad = [(key, why) for key, _row in batch.rows if (why := key_problem(key))]
+            if bad:
+                skipped.extend(Skipped(key, "bad_key", why) for key, why in bad)
+                batch.rows = [(key, row) for key, row in batch.rows if key_problem(key) is None]
             if select is not None:  # rows read again and unchanged (unreadable ones too) are left alone
                 before = len(batch.rows) + len(batch.unreadable)
                 batch.rows = select(batch.rows)
-                bad = {k for k, _r in select([(k, {wm_col: batch.unreadable_at.get(k)}) for k, _w in batch.unreadable])}
-                batch.unreadable = [(k, why) for k, why in batch.unreadable if k in bad]
+                redo = {k for k, _r in select([(k, {wm_col: batch.unreadable_at.get(k)}) for k, _w in batch.unreadable])}
+                batch.unreadable = [(k, why) for k, why in batch.unreadable if k in redo]
                 left = before - len(batch.rows) - len(batch.unreadable)
                 unchanged += left
                 if progress is not None and left:
@@ -136,7 +164,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
             truncated.extend(batch.truncated)
             skipped.extend(Skipped(k, "unreadable", why, row_watermark_text(batch.unreadable_at.get(k)))
                            for k, why in batch.unreadable)
-            take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable)))
+            take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable) + len(bad)))
         take(featurizing.drain())
     features = HashedFeatures.concat(parts)
     set_aside = [Skipped(k, "duplicate_key", why) for k, why in seen.duplicates().items()]
@@ -155,13 +183,15 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
     if row_wms:  # a skipped row read whole keeps its watermark too: the lookback then leaves it alone
         skipped = [replace(s, watermark=row_wms.get(s.key, s.watermark)) if s.reason in ("no_features", "unreadable") else s
                    for s in skipped]
+    skipped = list({recorded_key(s.key): replace(s, key=recorded_key(s.key)) for s in skipped}.values())
     _log_truncated(source, truncated)
     null_wm = source.null_watermark_rows() if by_watermark else 0
     if null_wm:
         log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
                     source.config.name, null_wm, wm_col)
     return Rows(keys, features, skipped, read, watermark_position(*last) if last is not None else since,
-                len(truncated), null_wm, nulls, row_wms, unchanged)
+                len(truncated), null_wm, nulls, row_wms, unchanged,
+                list(dict.fromkeys(k for k, _c, _n in truncated))[:TRUNCATED_LISTED])
 
 
 def _furthest(last: tuple | None, rows: list[tuple[str, dict]], wm_col: str, key_col: str) -> tuple | None:

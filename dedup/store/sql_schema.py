@@ -12,7 +12,7 @@ from sqlalchemy.dialects.mysql import LONGTEXT
 
 metadata = sa.MetaData()
 NAME = sa.String(128)  # a source table's name
-KEY = sa.String(255)  # a row key as text
+KEY = sa.String(255)  # a row key as text (on MySQL/MariaDB a binary no-pad collation: revision 0008)
 
 blocks = sa.Table(
     "dedup_blocks", metadata,
@@ -31,7 +31,7 @@ fingerprints = sa.Table(
     sa.Column("sketch2", sa.BigInteger, nullable=True),
     sa.Column("sketch3", sa.BigInteger, nullable=True),
     sa.Column("signature", sa.LargeBinary, nullable=True),
-    sa.Column("watermark", sa.String(255), nullable=True),  # the row's watermark text when fingerprinted (0005)
+    sa.Column("watermark", sa.String(255), nullable=True),  # the row's watermark text when fingerprinted (0007)
 )
 
 term_counts = sa.Table(
@@ -74,7 +74,7 @@ skipped = sa.Table(
     sa.Column("row_key", KEY, primary_key=True),
     sa.Column("reason", sa.String(32), nullable=False),
     sa.Column("detail", sa.Text, nullable=True),
-    sa.Column("watermark", sa.String(255), nullable=True),  # the row's watermark text when read (0005)
+    sa.Column("watermark", sa.String(255), nullable=True),  # the row's watermark text when read (0007)
 )
 
 runs = sa.Table(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import itertools
 import json
 
 import numpy as np
@@ -13,8 +12,7 @@ from ..errors import StoreError
 from ..index.groups import Group
 from . import sql_schema as S
 from .model import BlockEntries, GroupChange, Skipped, sketch_blobs, to_signed
-
-CHUNK = 5000  # rows per executemany and keys per IN (...)
+from .sql_bulk import CHUNK, index_order, insert_dicts as insert, insert_tuples
 
 
 def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None,
@@ -24,26 +22,17 @@ def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.nda
     wms = [None] * len(keys) if watermarks is None else watermarks
     if not len(keys) == len(fps) == len(wms):
         raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints and {len(wms)} watermarks")
-    insert(conn, S.fingerprints, (
-        {"table_name": table, "row_key": k, "fingerprint": to_signed(fp), "signature": sig, "watermark": wm}
-        for k, fp, sig, wm in zip(keys, fps, sketch_blobs(sketches, len(keys)), wms)))
+    insert_tuples(conn, S.fingerprints, ("table_name", "row_key", "fingerprint", "signature", "watermark"), (
+        (table, k, to_signed(fp), sig, wm) for k, fp, sig, wm in zip(keys, fps, sketch_blobs(sketches, len(keys)), wms)))
 
 
 def add_blocks(conn, table: str, entries: BlockEntries) -> None:
-    """Block entries through the driver's own executemany, as plain tuples: SQLAlchemy's per-row
-    parameter handling cost 15 of the 39 s that 2.9 million entries took (200k rows)."""
-    rows = iter(sorted(zip(itertools.repeat(table), entries.names, entries.keys,
-                           entries.fingerprints.view(np.int64).tolist())))  # in index order: appends, not random inserts
-    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
-    if mark is None:  # a driver with named parameters: the general path
-        insert(conn, S.blocks, ({"table_name": t, "block_name": n, "textname": k, "hashcode": h}
-                                 for t, n, k, h in rows))
-        return
-    q = conn.dialect.identifier_preparer
-    cols = ", ".join(q.quote(c) for c in ("table_name", "block_name", "textname", "hashcode"))
-    sql = f"INSERT INTO {q.format_table(S.blocks)} ({cols}) VALUES ({', '.join([mark] * 4)})"
-    for chunk in iter(lambda: list(itertools.islice(rows, CHUNK)), []):
-        conn.exec_driver_sql(sql, chunk)
+    """Block entries through the driver's own executemany, as plain tuples in the index's order
+    (dedup.store.sql_bulk): SQLAlchemy's per-row parameter handling cost 15 of the 39 s that 2.9
+    million entries took (200k rows), and random index inserts most of the rest."""
+    fps = entries.fingerprints.view(np.int64)
+    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"),
+                  ((table, entries.names[i], entries.keys[i], int(fps[i])) for i in index_order(entries)))
 
 
 def remove_blocks(conn, table: str, entries: BlockEntries) -> None:
@@ -75,11 +64,10 @@ def add_groups(conn, table: str, groups: list[Group]) -> None:
         {"table_name": table, "group_id": g.id, "size": g.size, "created_run": g.created_run,
          "updated_run": g.updated_run, "merged_from": json.dumps(g.merged_from) if g.merged_from else None}
         for g in groups))
-    insert(conn, S.members, (
-        {"table_name": table, "row_key": k, "group_id": g.id, "distance": d}
-        for g in groups for k, d in zip(g.keys, g.distances)))
-    insert(conn, S.pairs, (
-        {"table_name": table, "key_a": p.a, "key_b": p.b, "distance": p.distance} for g in groups for p in g.pairs))
+    insert_tuples(conn, S.members, ("table_name", "row_key", "group_id", "distance"),
+                  ((table, k, g.id, d) for g in groups for k, d in zip(g.keys, g.distances)))
+    insert_tuples(conn, S.pairs, ("table_name", "key_a", "key_b", "distance"),
+                  ((table, p.a, p.b, p.distance) for g in groups for p in g.pairs))
 
 
 def add_changes(conn, table: str, run_id: int, changes: list[GroupChange]) -> None:
@@ -115,17 +103,6 @@ def set_state(conn, table: str, version: dict, watermark: dict | None, groups: l
         max_group_id=sa.case((t.max_group_id < top, top), else_=t.max_group_id), **values)).rowcount
     if not updated:
         conn.execute(S.tables.insert().values(table_name=table, max_group_id=top, **values))
-
-
-def insert(conn, table: sa.Table, rows) -> None:
-    chunk: list[dict] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) >= CHUNK:
-            conn.execute(table.insert(), chunk)
-            chunk = []
-    if chunk:
-        conn.execute(table.insert(), chunk)
 
 
 def now() -> _dt.datetime:

@@ -40,7 +40,24 @@ class TextSignature:
         return 1 + len(self.identity) + self.perms // 2
 
     def of_rows(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
-        """(len(rows), words) uint64 signatures."""
+        """(len(rows), words) uint64 signatures; rows with the same values (a mass petition's
+        copies) are shingled and hashed once."""
+        columns = self.content + self.identity
+        first: dict[tuple, int] = {}
+        of_row, distinct = [], []
+        for r in rows:
+            values = tuple(r.get(c) for c in columns)
+            if all(v is None or type(v) in (str, int) for v in values):  # hashable, and never True == 1
+                i = first.setdefault(values, len(distinct))
+            else:
+                i = len(distinct)
+            if i == len(distinct):
+                distinct.append(r)
+            of_row.append(i)
+        out = self._of_distinct(distinct)
+        return out if len(distinct) == len(rows) else out[np.asarray(of_row, dtype=np.int64)]
+
+    def _of_distinct(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
         raw = ["\n".join(t for t in (value_to_text(r.get(c)) for c in self.content) if t) for r in rows]
         cleaned = [shingles.clean(t) for t in raw]
         feats = shingles.merge(shingles.shingle_hashes(cleaned, self.n),
