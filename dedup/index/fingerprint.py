@@ -56,6 +56,13 @@ class HashedFeatures:
             idf, counts, field)
 
     @classmethod
+    def flat(cls, features: Sequence[str], weights: np.ndarray, idf: np.ndarray, counts: np.ndarray,
+             field: np.ndarray | None = None) -> "HashedFeatures":
+        """From the features of consecutive rows already laid out flat (row r owns the next ``counts[r]``)."""
+        hashes = np.fromiter(map(CityHash64, map(str.encode, features)), dtype=np.uint64, count=len(features))
+        return cls(hashes, weights, idf, counts, field)
+
+    @classmethod
     def concat(cls, parts: Sequence["HashedFeatures"]) -> "HashedFeatures":
         if not parts:
             return cls(np.empty(0, np.uint64), np.empty(0), np.empty(0, bool), np.empty(0, np.int64))
