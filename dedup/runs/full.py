@@ -19,6 +19,7 @@ from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
 from ..store import Skipped, Store, TableSnapshot, TermCounts
 from ..text.terms import TermModel
+from .clock import StageClock
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
@@ -43,6 +44,7 @@ class FullResult:
     seconds: float = 0.0
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_keys: int = 0  # rows not read: their key is NULL
+    stages: dict[str, float] = field(default_factory=dict)  # wall-clock seconds per stage (dedup.runs.clock)
 
     @property
     def rows_in_groups(self) -> int:
@@ -68,31 +70,40 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
     then have been building)."""
     recipe = Recipe.of(config, table)
     started = time.perf_counter()
+    clock = StageClock()
     with table_run(config, recipe.table, "full") as (source, store, run):
         if on_total is not None:
             on_total(source.count())
-        rows = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
-        terms = None
-        if recipe.idf:
-            terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
-                else TermModel.learn(rows.features)
-        sketches = recipe.sketch(rows.features, terms)
-        recipe = recipe.learn(sketches)
+        with clock.stage("read+featurise"):
+            rows = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
+        with clock.stage("sketch"):
+            terms = None
+            if recipe.idf:
+                terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
+                    else TermModel.learn(rows.features)
+            sketches = recipe.sketch(rows.features, terms)
+            recipe = recipe.learn(sketches)
         hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
         if hot:
             log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
                         "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
         fps = fingerprints_of(sketches, len(rows.keys))
-        groups = recipe.groups(rows.keys, sketches)
+        with clock.stage("groups"):
+            groups = recipe.groups(rows.keys, sketches, clock)
         for g in groups:
             g.created_run = g.updated_run = run.id
-        store.replace_table(TableSnapshot(
-            table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
-            skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
-            sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-            blocks=recipe.block_entries(rows.keys, sketches)))
+        with clock.stage("block names"):
+            blocks = recipe.block_entries(rows.keys, sketches)
+        with clock.stage("store"):
+            store.replace_table(TableSnapshot(
+                table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
+                skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
+                sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
+                blocks=blocks))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys)
+                            rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated,
+                            rows.null_keys, clock.seconds)
+        log.info("%s: stages: %s", recipe.table.name, clock.line())
         store.finish_run(run.id, "ok", result.summary())
     return result
 
