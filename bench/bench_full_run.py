@@ -60,7 +60,7 @@ def digest(groups) -> str:
 def child(source_url: str, store_url: str) -> None:
     """The measured run (in its own process, so its CPU seconds and memory are its own)."""
     result = run_full(demo_config(source_url, store_url))
-    print(json.dumps({"rows": result.rows_read, "groups": len(result.groups), "stages": result.stages,
+    print(json.dumps({"rows": result.rows_read, "groups": len(result.groups), "stages": result.stages, "stages_cpu": result.stages_cpu,
                       "digest": digest(result.groups)}))
 
 
@@ -147,7 +147,9 @@ def print_sizes(results: list[dict]) -> None:
              ("groups", lambda r: f"{r['run']['groups']:,}"),
              ("groups digest", lambda r: r["run"]["digest"])]
     stages = list(dict.fromkeys(s for r in results for s in r["run"]["stages"]))
-    lines += [(f"  stage: {s} (wall s)", lambda r, s=s: f"{r['run']['stages'].get(s, 0):.1f}") for s in stages]
+    lines += [(f"  stage: {s} (wall s / main CPU s)",
+               lambda r, s=s: f"{r['run']['stages'].get(s, 0):.1f} / {r['run']['stages_cpu'].get(s, 0):.1f}")
+              for s in stages]
     for name, cell in lines:
         print(f"{name:<44}" + "".join(f"{cell(r):>16}" for r in results))
     print(f"\n{'one core, stage alone':<48}{'rows':>9}{'CPU s':>9}{'rows/s':>11}   (first rows of the {heads[-1]} table)")

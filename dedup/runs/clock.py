@@ -14,20 +14,23 @@ from typing import Callable, Iterator
 class StageClock:
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
-        self._inner: list[float] = []  # per open stage: seconds spent in the stages inside it
+        self.cpu: dict[str, float] = {}  # CPU seconds of this process (not its workers'), less disturbed by load
+        self._inner: list[tuple[float, float]] = []  # per open stage: (wall, CPU) seconds of the stages inside it
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        self._inner.append(0.0)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        self._inner.append((0.0, 0.0))
         try:
             yield
         finally:
-            spent = time.perf_counter() - start
-            inner = self._inner.pop()
+            spent, spent_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            inner, inner_cpu = self._inner.pop()
             self.seconds[name] = self.seconds.get(name, 0.0) + spent - inner
+            self.cpu[name] = self.cpu.get(name, 0.0) + spent_cpu - inner_cpu
             if self._inner:
-                self._inner[-1] += spent
+                wall, cpu = self._inner[-1]
+                self._inner[-1] = (wall + spent, cpu + spent_cpu)
 
     def wrap(self, name: str, fn: Callable) -> Callable:
         """``fn`` with each call charged to stage ``name``."""
@@ -37,4 +40,4 @@ class StageClock:
         return timed
 
     def line(self) -> str:
-        return ", ".join(f"{name} {secs:.2f}s" for name, secs in self.seconds.items())
+        return ", ".join(f"{name} {secs:.2f}s (CPU {self.cpu[name]:.2f}s)" for name, secs in self.seconds.items())

@@ -45,6 +45,7 @@ class FullResult:
     truncated: int = 0  # text cells cut to source.max_cell_chars
     null_keys: int = 0  # rows not read: their key is NULL
     stages: dict[str, float] = field(default_factory=dict)  # wall-clock seconds per stage (dedup.runs.clock)
+    stages_cpu: dict[str, float] = field(default_factory=dict)  # the main process's CPU seconds per stage
 
     @property
     def rows_in_groups(self) -> int:
@@ -102,7 +103,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
                 blocks=blocks))
         result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                             rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated,
-                            rows.null_keys, clock.seconds)
+                            rows.null_keys, clock.seconds, clock.cpu)
         log.info("%s: stages: %s", recipe.table.name, clock.line())
         store.finish_run(run.id, "ok", result.summary())
     return result
