@@ -22,7 +22,7 @@ import numpy as np
 from cityhash import CityHash64
 
 from ..index.minhash import splitmix64
-from .normalize import _fold
+from .normalize import _fold, nfkc
 
 U64 = np.uint64
 _NOISE = re.compile(r"[\W_]+")
@@ -45,9 +45,12 @@ def numbers(text: str) -> list[str]:
     return _DIGITS.findall(unicodedata.normalize("NFKC", text))
 
 
-def clean_and_numbers(text: str) -> tuple[str, list[str]]:
-    """``clean(text)`` and ``numbers(text)`` with one NFKC pass where the text has no case to fold."""
-    normal = unicodedata.normalize("NFKC", text)
+def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
+    """``clean`` and ``numbers`` of the parts joined by newlines, with the parts' NFKC (remembered
+    from featurising the same cells: dedup.text.normalize.nfkc) and no more where there is no
+    case to fold. NFKC of parts joined by a newline is the parts' NFKC joined by it: a newline
+    neither decomposes nor composes with anything, so normalisation never crosses it."""
+    normal = "\n".join(map(nfkc, parts))
     folded = normal.casefold()
     if folded != normal:
         folded = unicodedata.normalize("NFKC", folded)

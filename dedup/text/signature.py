@@ -41,8 +41,8 @@ class TextSignature:
 
     def of_rows(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
         """(len(rows), words) uint64 signatures."""
-        raw = ["\n".join(t for t in (value_to_text(r.get(c)) for c in self.content) if t) for r in rows]
-        found = [shingles.clean_and_numbers(t) for t in raw]
+        found = [shingles.clean_and_numbers([t for t in (value_to_text(r.get(c)) for c in self.content) if t])
+                 for r in rows]
         cleaned = [c for c, _ in found]
         codes, owner = shingles.shingle_codes(cleaned, self.n)
         grams = (codes, np.bincount(owner, minlength=len(rows)))
