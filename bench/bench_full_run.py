@@ -3,6 +3,7 @@ where the time goes, beside one-core rates of each stage and their baselines (ji
 textbook SimHash and MinHash loops), all measured in this run.
 
     python bench/bench_full_run.py [--sizes 100000,200000] [--seed 5] [--sample 20000] [--out bench/out]
+                                   [--baseline-code /path/to/a/checkout/of/main]
 
 For each size N, ``generate_petitions(N, seed)`` is written to a SQLite file and ``run_full`` runs
 on it in a child process with the demo config (the shipped defaults, written out) and a SQLite
@@ -29,6 +30,8 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if os.environ.get("DEDUP_BENCH_CODE"):  # a baseline run: dedup from that checkout
+    sys.path.insert(0, os.environ["DEDUP_BENCH_CODE"])
 
 from bench.support import rate, sqlite_url, timed  # noqa: E402
 from bench.bench_full import read_all, simhash_textbook  # noqa: E402
@@ -60,21 +63,26 @@ def digest(groups) -> str:
 def child(source_url: str, store_url: str) -> None:
     """The measured run (in its own process, so its CPU seconds and memory are its own)."""
     result = run_full(demo_config(source_url, store_url))
-    print(json.dumps({"rows": result.rows_read, "groups": len(result.groups), "stages": result.stages, "stages_cpu": result.stages_cpu,
-                      "digest": digest(result.groups)}))
+    print(json.dumps({"rows": result.rows_read, "groups": len(result.groups),
+                      "stages": getattr(result, "stages", {}), "stages_cpu": getattr(result, "stages_cpu", {}),
+                      "digest": digest(result.groups),
+                      "max_rss_mb": max(resource.getrusage(who).ru_maxrss for who in
+                                        (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024}))
 
 
-def measured_run(source_url: str, store_url: str) -> dict:
+def measured_run(source_url: str, store_url: str, code: Path | None = None) -> dict:
+    """``code``: the checkout whose dedup runs (a baseline: another branch or commit); default this one."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
     start = time.perf_counter()
+    env = {**os.environ, "DEDUP_BENCH_CODE": str(code)} if code is not None else None
     out = subprocess.run([sys.executable, __file__, "--child", source_url, store_url],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {**json.loads(out.stdout.strip().splitlines()[-1]), "seconds": wall, "cpu_seconds": cpu,
-            "max_rss_mb": after.ru_maxrss / 1024, "load_before": load, "load_after": os.getloadavg()[0]}
+            "load_before": load, "load_after": os.getloadavg()[0]}
 
 
 def one_core(config: Config, source_url: str, rows: list[tuple[str, dict]]) -> dict:
@@ -125,15 +133,16 @@ def textbook_minhash(recipe: Recipe, rows: list[tuple[str, dict]]) -> list[list[
     return out
 
 
-def bench_size(n: int, seed: int, sample: int) -> dict:
+def bench_size(n: int, seed: int, sample: int, baseline: Path | None) -> dict:
     data = generate_petitions(n, seed=seed)
     with tempfile.TemporaryDirectory(prefix="dedup-bench-") as d:
         src = sqlite_url(Path(d), "petitions.db")
         write_sample_db(src, data)
         run = measured_run(src, sqlite_url(Path(d), "store.db"))
+        before = measured_run(src, sqlite_url(Path(d), "store-baseline.db"), baseline) if baseline else None
         rows = [(str(r["id"]), r) for r in data.rows[:sample]]
-        alone = one_core(demo_config(src, sqlite_url(Path(d), "unused.db")), src, rows)
-    return {"rows": n, "seed": seed, "run": run, "one_core": alone}
+        alone = one_core(demo_config(src, sqlite_url(Path(d), "unused.db")), src, rows) if sample else {}
+    return {"rows": n, "seed": seed, "run": run, "baseline_run": before, "one_core": alone}
 
 
 def print_sizes(results: list[dict]) -> None:
@@ -152,6 +161,14 @@ def print_sizes(results: list[dict]) -> None:
               for s in stages]
     for name, cell in lines:
         print(f"{name:<44}" + "".join(f"{cell(r):>16}" for r in results))
+    for r in results:
+        if r["baseline_run"]:
+            b = r["baseline_run"]
+            print(f"baseline code at {r['rows']:,} rows: {b['seconds']:.1f} s, CPU {b['cpu_seconds']:.1f} s, "
+                  f"RSS {b['max_rss_mb']:,.0f} MB, load {b['load_before']:.1f} / {b['load_after']:.1f}, "
+                  f"groups digest {b['digest']} ({'same' if b['digest'] == r['run']['digest'] else 'DIFFERENT'})")
+    if not results[-1]["one_core"]:
+        return
     print(f"\n{'one core, stage alone':<48}{'rows':>9}{'CPU s':>9}{'rows/s':>11}   (first rows of the {heads[-1]} table)")
     for name, m in results[-1]["one_core"].items():
         if isinstance(m, dict):
@@ -167,9 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="100000,200000")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--sample", type=int, default=20_000, help="rows of the one-core stage table")
+    ap.add_argument("--baseline-code", type=Path, help="also run dedup from this checkout (e.g. a worktree of main)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out")
     args = ap.parse_args(argv)
-    results = [bench_size(int(s.replace("_", "")), args.seed, args.sample) for s in args.sizes.split(",")]
+    results = [bench_size(int(s.replace("_", "")), args.seed, args.sample, args.baseline_code) for s in args.sizes.split(",")]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, seed {args.seed}")
     print_sizes(results)
     args.out.mkdir(parents=True, exist_ok=True)
