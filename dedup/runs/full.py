@@ -20,6 +20,7 @@ from ..index.groups import Group
 from ..store import Skipped, Store, TableSnapshot, TermCounts
 from ..text.terms import TermModel
 from .lineage import counts, describe, keep_ids
+from .clock import StageClock
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
@@ -47,6 +48,8 @@ class FullResult:
     run_id: int | None = None
     changes: dict = field(default_factory=dict)  # lineage.counts: groups new, grown, merged... since the stored ones
     truncated_rows: list[str] = field(default_factory=list)  # keys of rows with a cell cut (the first 100)
+    stages: dict[str, float] = field(default_factory=dict)  # wall-clock seconds per stage (dedup.runs.clock)
+    stages_cpu: dict[str, float] = field(default_factory=dict)  # the main process's CPU seconds per stage
 
     @property
     def rows_in_groups(self) -> int:
@@ -73,19 +76,23 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
     then have been building)."""
     recipe = Recipe.of(config, table)
     started = time.perf_counter()
+    clock = StageClock()
     with table_run(config, recipe.table, "full") as (source, store, run):
         if on_total is not None:
             on_total(source.count())
-        rows = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
-        terms = None
-        if recipe.idf:
-            terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
-                else TermModel.learn(rows.features)
-        sketches = recipe.sketch(rows.features, terms)
-        recipe = learned(recipe, sketches)
+        with clock.stage("read+featurise"):
+            rows = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
+        with clock.stage("sketch"):
+            terms = None
+            if recipe.idf:
+                terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
+                    else TermModel.learn(rows.features)
+            sketches = recipe.sketch(rows.features, terms)
+            recipe = learned(recipe, sketches)
         decisions = store.decisions(recipe.table.name)
-        groups = recipe.groups(rows.keys, sketches, decisions)
-        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions)
+        with clock.stage("groups"):
+            groups = recipe.groups(rows.keys, sketches, decisions, clock)
+        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock)
 
 
 def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
@@ -99,24 +106,29 @@ def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
 
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
-               groups: list[Group], started: float, decisions=()) -> FullResult:
+               groups: list[Group], started: float, decisions=(), clock: StageClock | None = None) -> FullResult:
     """Replace the table's results in the store with a full run's, and record the run as finished
     (the local run and dedup.runs.spark both end here, so they store alike): the groups keep the
     ids of the stored groups they overlap most (dedup.runs.lineage), the run's changes are kept,
     and the ``decisions`` the groups were made with are marked applied."""
+    clock = clock or StageClock()
     fps = fingerprints_of(sketches, len(rows.keys))
     before = {g.id: g for g in store.groups(recipe.table.name)}
     keep_ids(groups, list(before.values()), store.max_group_id(recipe.table.name) + 1, run.id)
     changes, rows_left = describe(before, groups)
-    store.replace_table(TableSnapshot(
-        table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
-        skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
-        sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-        blocks=recipe.block_entries(rows.keys, sketches), changes=changes,
-        row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None))
+    with clock.stage("block names"):
+        blocks = recipe.block_entries(rows.keys, sketches)
+    with clock.stage("store"):
+        store.replace_table(TableSnapshot(
+            table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
+            skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
+            sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
+            blocks=blocks, changes=changes,
+            row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None))
     result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                         rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
-                        run.id, counts(changes, rows_left), rows.truncated_rows)
+                        run.id, counts(changes, rows_left), rows.truncated_rows, clock.seconds, clock.cpu)
+    log.info("%s: stages: %s", recipe.table.name, clock.line())
     if decisions:
         store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
     store.finish_run(run.id, "ok", result.summary())

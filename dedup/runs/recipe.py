@@ -33,6 +33,7 @@ from ..text.segment import Segmenter
 from ..text.records import RecordSignature
 from ..text.signature import TextSignature
 from ..text.terms import TermModel
+from .clock import StageClock
 
 LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents, field statistics)
 
@@ -172,15 +173,21 @@ class Recipe:
             return row_pairs(keys, sketches, lambda sk: near_pairs(np.ascontiguousarray(sk[:, 0]), layout))
         return row_pairs(keys, sketches, self.near)
 
-    def pairs(self, keys: list[str], sketches: np.ndarray, taken: dict[str, int] | None = None) -> list[Pair]:
-        """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``)."""
-        return row_pairs(keys, sketches, lambda sk: self.near(sk, taken),
-                         self.verify if self.verifier is not None else None)
+    def pairs(self, keys: list[str], sketches: np.ndarray, taken: dict[str, int] | None = None,
+              clock: StageClock | None = None) -> list[Pair]:
+        """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``;
+        ``clock``: charges the search to stage ``candidates`` and the verification to ``verify``)."""
+        near = lambda sk: self.near(sk, taken)  # noqa: E731
+        verify = self.verify if self.verifier is not None else None
+        if clock is not None:
+            near, verify = clock.wrap("candidates", near), verify and clock.wrap("verify", verify)
+        return row_pairs(keys, sketches, near, verify)
 
-    def groups(self, keys: list[str], sketches: np.ndarray, decisions=()) -> list[Group]:
+    def groups(self, keys: list[str], sketches: np.ndarray, decisions=(), clock: StageClock | None = None) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key; ``decisions``
         (dedup.index.decisions) cut the pairs decided different and join those decided same."""
-        return self.grouped(keys, fingerprints_of(sketches, len(keys)), self.pairs(keys, sketches), decisions)
+        return self.grouped(keys, fingerprints_of(sketches, len(keys)), self.pairs(keys, sketches, clock=clock),
+                            decisions)
 
     @staticmethod
     def grouped(keys: list[str], fps: np.ndarray, pairs: list, decisions=()) -> list[Group]:

@@ -20,6 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+import numpy as np
+
 from ..config.model import FieldSpec
 from ..index.fingerprint import HashedFeatures
 from .normalize import normalize_short, normalize_text, value_to_text
@@ -45,16 +47,11 @@ class Featurizer:
 
         Features met twice add their weights (a term in both title and content is one feature;
         it keeps the field it was first met in, which only a fields fingerprint, whose terms are
-        tagged with their column, makes use of)."""
+        tagged with their column, makes use of). The loops are written out (no helper call per
+        term): this runs for every term of every row."""
         out: dict[str, list] = {}
-
-        def add(feature: str, weight: float, position: int, term: bool) -> None:
-            entry = out.get(feature)
-            if entry is None:
-                out[feature] = [weight, position, term]
-            else:
-                entry[0] += weight
-
+        get = out.get
+        counts = _TF_TABLES["log" if self.tf == "log" else "raw"]
         for position, f in enumerate(self.fields):
             text = value_to_text(row.get(f.name))
             if text is None:
@@ -62,15 +59,23 @@ class Featurizer:
             if f.kind == "short":
                 value = normalize_short(text)
                 if value:
-                    add(f"{f.name}{WHOLE_VALUE}{value}", f.weight, position, False)
-            elif f.kind == "chars":
-                value = normalize_short(text)
-                for gram, tf in Counter(ngrams(value, f.n or 1)).items():
-                    add(f"{f.name}{FIELD_TAG}{gram}", self._count(tf) * f.weight, position, True)
+                    _add(out, f"{f.name}{WHOLE_VALUE}{value}", f.weight, position, False)
+                continue
+            if f.kind == "chars":
+                tag = f"{f.name}{FIELD_TAG}"
+                tally = Counter(ngrams(normalize_short(text), f.n or 1))
             else:
                 tag = f"{f.name}{FIELD_TAG}" if self.by_field else ""
-                for term, tf in Counter(self.segmenter.terms(normalize_text(text))).items():
-                    add(tag + term, self._count(tf) * f.weight, position, True)
+                tally = Counter(self.segmenter.terms(normalize_text(text)))
+            w = f.weight
+            for term, tf in tally.items():
+                feature = tag + term if tag else term
+                weight = (counts[tf] if tf < _TF_CACHED else self._count(tf)) * w
+                entry = get(feature)
+                if entry is None:
+                    out[feature] = [weight, position, True]
+                else:
+                    entry[0] += weight
         return out
 
     def features(self, row: Mapping[str, object]) -> dict[str, float]:
@@ -80,9 +85,12 @@ class Featurizer:
     def hashed(self, described: Sequence[dict[str, list]], rows: Sequence[Mapping[str, object]] = ()) -> HashedFeatures:
         """The rows' described features, hashed for the index, with the signatures of ``rows`` (the
         same rows' values) when the recipe keeps signatures."""
-        weights = [{f: e[0] for f, e in row.items()} for row in described]
-        fields = [[e[1] for e in row.values()] for row in described] if self.by_field else None
-        out = HashedFeatures.of(weights, fields, [[e[2] for e in row.values()] for row in described])
+        entries = [e for row in described for e in row.values()]
+        out = HashedFeatures.flat([f for row in described for f in row],
+                                  np.fromiter((e[0] for e in entries), np.float64, len(entries)),
+                                  np.fromiter((e[2] for e in entries), bool, len(entries)),
+                                  np.fromiter(map(len, described), np.int64, len(described)),
+                                  np.fromiter((e[1] for e in entries), np.int16, len(entries)) if self.by_field else None)
         if self.signature is not None:
             out.signatures = self.signature.of_rows(rows)
         return out
@@ -91,6 +99,19 @@ class Featurizer:
         fields = [[f.name, f.kind, f.weight] + ([f.n] if f.kind == "chars" else []) for f in self.fields]
         by_field = {"fingerprint": "fields"} if self.by_field else {}  # row fingerprints keep their old stamp
         return {"fields": fields, "tf": self.tf, **by_field, **self.segmenter.version()}
+
+
+_TF_CACHED = 64  # term counts below this take their weight from a table (the same floats)
+_TF_TABLES = {"log": [1.0 + math.log(n) if n else 0.0 for n in range(_TF_CACHED)],
+              "raw": [float(n) for n in range(_TF_CACHED)]}
+
+
+def _add(out: dict[str, list], feature: str, weight: float, position: int, term: bool) -> None:
+    entry = out.get(feature)
+    if entry is None:
+        out[feature] = [weight, position, term]
+    else:
+        entry[0] += weight
 
 
 def ngrams(value: str, n: int) -> list[str]:

@@ -15,23 +15,38 @@ NORMALIZATION_VERSION = 1  # bump when the output of any function here changes (
 _WS = re.compile(r"\s+")
 
 
-def _fold(value: str) -> str:
+_MEMO: dict[str, str] = {}
+_MEMO_LIMIT = 1 << 15  # values remembered (a batch's cells); then forgotten all at once
+
+
+def nfkc(value: str) -> str:
+    """NFKC of a raw cell value, remembered for a while: a row's text is normalised for its terms
+    and again for its signature (dedup.text.signature), and NFKC is a tenth of featurising."""
+    out = _MEMO.get(value)
+    if out is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        out = _MEMO[value] = unicodedata.normalize("NFKC", value)
+    return out
+
+
+def _fold(value: str, raw: bool = False) -> str:
     """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise
     twice; the second time only when folding changed something (else it would return its input:
-    the same result, and most Chinese text has nothing to fold)."""
-    normal = unicodedata.normalize("NFKC", value)
+    the same result, and most Chinese text has nothing to fold). ``raw``: a cell value as read."""
+    normal = nfkc(value) if raw else unicodedata.normalize("NFKC", value)
     folded = normal.casefold()
     return normal if folded == normal else unicodedata.normalize("NFKC", folded)
 
 
 def normalize_text(value: str) -> str:
     """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed."""
-    return _fold(_WS.sub(" ", _fold(value)).strip()).strip()
+    return _fold(_WS.sub(" ", _fold(value, True)).strip()).strip()
 
 
 def normalize_short(value: str) -> str:
     """A short field's whole value: like normalize_text, with all whitespace removed."""
-    return _fold(_WS.sub("", _fold(value)))
+    return _fold(_WS.sub("", _fold(value, True)))
 
 
 def value_to_text(value: object) -> str | None:

@@ -209,14 +209,14 @@ class Segmenter:
         """jieba's words of ``text`` (already normalised), without stopwords, punctuation or spaces."""
         if not text:
             return []
-        kept, out = self._kept, []
-        for t in cutter(self.engine, self.hmm)(text):
-            keep = kept.get(t)
-            if keep is None:
-                keep = kept[t] = t not in self.stopwords and not _is_noise(t)
-            if keep:
-                out.append(t)
-        return out
+        kept = self._kept
+        tokens = cutter(self.engine, self.hmm)(text)
+        if not isinstance(tokens, list):
+            tokens = list(tokens)
+        for t in tokens:
+            if t not in kept:
+                kept[t] = t not in self.stopwords and not _is_noise(t)
+        return [t for t in tokens if kept[t]]
 
     def version(self) -> dict:
         """What determines this segmenter's output (part of the fingerprint version stamp)."""

@@ -22,6 +22,7 @@ import numpy as np
 from cityhash import CityHash64
 
 from ..index.minhash import splitmix64
+from .normalize import _fold, nfkc
 
 U64 = np.uint64
 _NOISE = re.compile(r"[\W_]+")
@@ -31,7 +32,7 @@ SHINGLES_VERSION = 1  # bump when clean(), shingle_hashes() or number_hashes() c
 
 def fold(text: str) -> str:
     """NFKC with case folded (twice: folding can un-normalise) and noise removed; digits kept."""
-    return _NOISE.sub("", unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()))
+    return _NOISE.sub("", _fold(text))
 
 
 def clean(text: str) -> str:
@@ -44,13 +45,31 @@ def numbers(text: str) -> list[str]:
     return _DIGITS.findall(unicodedata.normalize("NFKC", text))
 
 
+def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
+    """``clean`` and ``numbers`` of the parts joined by newlines, with the parts' NFKC (remembered
+    from featurising the same cells: dedup.text.normalize.nfkc) and no more where there is no
+    case to fold. NFKC of parts joined by a newline is the parts' NFKC joined by it: a newline
+    neither decomposes nor composes with anything, so normalisation never crosses it."""
+    normal = "\n".join(map(nfkc, parts))
+    folded = normal.casefold()
+    if folded != normal:
+        folded = unicodedata.normalize("NFKC", folded)
+    return _DIGITS.sub("0", _NOISE.sub("", folded)), _DIGITS.findall(normal)
+
+
 def shingle_hashes(texts: list[str], n: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """The distinct hashed character n-grams of each text -> (hashes uint64, counts per text).
     A text shorter than n is one shingle; an empty text has none."""
+    return distinct_per_row(*shingle_codes(texts, n), len(texts))
+
+
+def shingle_codes(texts: list[str], n: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """The hashed character n-grams of each text, repeats included (a MinHash does not mind them)
+    -> (hashes uint64, the text each belongs to)."""
     lens = np.fromiter((len(s) for s in texts), np.int64, len(texts))
     grams = np.where(lens >= n, lens - n + 1, np.minimum(lens, 1))
     if not grams.sum():
-        return np.empty(0, U64), np.zeros(len(texts), np.int64)
+        return np.empty(0, U64), np.empty(0, np.int64)
     points = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(U64)
     starts = np.cumsum(lens) - lens
     owner = np.repeat(np.arange(len(texts)), grams)
@@ -60,13 +79,18 @@ def shingle_hashes(texts: list[str], n: int = 3) -> tuple[np.ndarray, np.ndarray
     for k in range(n):
         inside = k < width
         code = (code << U64(21)) | np.where(inside, points[np.where(inside, first + k, 0)], U64(0))
-    return distinct_per_row(splitmix64(code ^ U64(n)), owner, len(texts))
+    return splitmix64(code ^ U64(n)), owner
 
 
 def number_hashes(texts: list[str], copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Each digit run of each text as ``copies`` salted features (more copies: a number weighs
     more against the shingles) -> (hashes uint64, counts per text), distinct per text."""
-    per_row = [[CityHash64(f"#{c}:{m}".encode()) for m in set(numbers(t)) for c in range(copies)] for t in texts]
+    return number_list_hashes([numbers(t) for t in texts], copies)
+
+
+def number_list_hashes(found: list[list[str]], copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """``number_hashes`` from each text's ``numbers``."""
+    per_row = [[CityHash64(f"#{c}:{m}".encode()) for m in set(nums) for c in range(copies)] for nums in found]
     counts = np.fromiter((len(r) for r in per_row), np.int64, len(per_row))
     return np.fromiter((h for r in per_row for h in r), U64, int(counts.sum())), counts
 

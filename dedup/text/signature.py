@@ -58,21 +58,26 @@ class TextSignature:
         return out if len(distinct) == len(rows) else out[np.asarray(of_row, dtype=np.int64)]
 
     def _of_distinct(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
-        raw = ["\n".join(t for t in (value_to_text(r.get(c)) for c in self.content) if t) for r in rows]
-        cleaned = [shingles.clean(t) for t in raw]
-        feats = shingles.merge(shingles.shingle_hashes(cleaned, self.n),
-                               shingles.number_hashes(raw, self.number_copies))
+        found = [shingles.clean_and_numbers([t for t in (value_to_text(r.get(c)) for c in self.content) if t])
+                 for r in rows]
+        cleaned = [c for c, _ in found]
+        codes, owner = shingles.shingle_codes(cleaned, self.n)
+        grams = (codes, np.bincount(owner, minlength=len(rows)))
+        numbers = shingles.number_list_hashes([nums for _, nums in found], self.number_copies)
         identity = [[_identity(r.get(column)) for column in self.identity] for r in rows]
-        return self.of_features([len(t) for t in cleaned], identity, feats)
+        return self.of_features([len(t) for t in cleaned], identity, grams, numbers)
 
-    def of_features(self, lengths, identity, feats: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    def of_features(self, lengths, identity, *feats: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         """(rows, words) uint64 signatures from what ``of_rows`` derives from the rows: the cleaned
-        content lengths, the identity hashes (rows, identity columns) and the content's
-        (shingle hashes, counts per row). Benchmarks call it with synthetic shingles."""
+        content lengths, the identity hashes (rows, identity columns) and the content's features as
+        one or more (hashes, counts per row): the MinHash of their union, each value the least of
+        the parts' (repeats do not change a minimum). Benchmarks call it with synthetic shingles."""
         out = np.empty((len(lengths), self.words), np.uint64)
         out[:, 0] = lengths
         out[:, 1:1 + len(self.identity)] = np.asarray(identity, np.uint64).reshape(len(lengths), len(self.identity))
-        values = minhash(*feats, self.perms, SEED)
+        values = minhash(*feats[0], self.perms, SEED)
+        for more in feats[1:]:
+            np.minimum(values, minhash(*more, self.perms, SEED), out=values)
         out[:, 1 + len(self.identity):] = np.ascontiguousarray(values).view(np.uint64)
         return out
 
