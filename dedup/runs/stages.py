@@ -140,10 +140,15 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 last = batch.readable or last
             elif wm_col is not None:
                 last = _furthest(last, batch.rows, wm_col, key_col)
-            bad = [(key, why) for key, _row in batch.rows if (why := key_problem(key))]
+            bad = [(key, row, why) for key, row in batch.rows if (why := key_problem(key))]
             if bad:
-                skipped.extend(Skipped(key, "bad_key", why) for key, why in bad)
                 batch.rows = [(key, row) for key, row in batch.rows if key_problem(key) is None]
+                if select is not None:  # as below, by the key the row is recorded under
+                    redo = {k for k, _r in select([(recorded_key(k), r) for k, r, _w in bad])}
+                    unchanged += len(bad) - len(redo)
+                    bad = [b for b in bad if recorded_key(b[0]) in redo]
+                skipped.extend(Skipped(key, "bad_key", why, row_watermark_text(row.get(wm_col)) if wm_col else None)
+                               for key, row, why in bad)
             if select is not None:  # rows read again and unchanged (unreadable ones too) are left alone
                 before = len(batch.rows) + len(batch.unreadable)
                 batch.rows = select(batch.rows)
@@ -151,6 +156,8 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
                 batch.unreadable = [(k, why) for k, why in batch.unreadable if k in redo]
                 left = before - len(batch.rows) - len(batch.unreadable)
                 unchanged += left
+                processed = {k for k, _r in batch.rows}
+                batch.truncated = [t for t in batch.truncated if t[0] in processed]  # cut again, already said
                 if progress is not None and left:
                     progress(left)
             for key, row in batch.rows:
