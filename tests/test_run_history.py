@@ -174,6 +174,7 @@ def test_dedup_runs_lists_runs_with_what_they_changed(project, source):
     out = runner.invoke(main, ["-c", str(project), "report", "--since-last-run"])
     assert out.exit_code == 0, out.output
     assert "changes of run 2 (incremental" in out.output and "group 5: 2 rows" in out.output
+    assert "1 new, 1 grown, 0 merged, 0 split, 0 shrunk, 0 gone, 0 rows left groups;" in " ".join(out.output.split())
     assert re.search(r"group 2: 3 rows, .*\[grown\]\n(.*\n){2}\+ +40 ", out.output), out.output
     run1 = json.loads(runner.invoke(main, ["-c", str(project), "report", "-f", "json", "--run", "1"]).output)
     assert [g["group"] for g in run1["groups"]] == [1, 2, 3, 4] and run1["run"]["kind"] == "full"

@@ -78,7 +78,8 @@ def run_line(report: dict) -> str:
                 f"{run['started_at'][:19]} UTC); + marks rows that were in no group before")
     return (f"changes of run {run['id']} ({run['kind']}, finished {run['finished_at'][:19]} UTC): {run['new_groups']} new, "
             f"{run['grown_groups']} grown, {run['merged_groups']} merged, {run['split_groups']} split, "
-            f"{run['dissolved_groups']} gone; + marks rows that were in no group before")
+            f"{run['shrunk_groups']} shrunk, {run['dissolved_groups']} gone, {run['rows_left_groups']} rows left "
+            f"groups; + marks rows that were in no group before")
 
 
 def change_note(group: dict) -> str:
