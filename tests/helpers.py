@@ -141,3 +141,12 @@ class Child:
         code = self.proc.wait(timeout=timeout)
         self._reader.join(timeout)
         return code
+
+
+def delete_rows(url: str, *keys, name: str = "petitions") -> None:
+    """Delete the rows with these keys from the source table (a row vanishing from the source)."""
+    engine = sa.create_engine(url)
+    tbl = sa.Table(name, sa.MetaData(), autoload_with=engine)
+    with engine.begin() as conn:
+        conn.execute(tbl.delete().where(tbl.c.id.in_(keys)))
+    engine.dispose()

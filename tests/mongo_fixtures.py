@@ -105,3 +105,22 @@ def mongo_opener(request, kind: str):
 
     url = request.getfixturevalue("mongo_live_url")
     return lambda **kw: open_store(url, **kw)
+
+
+def mongomock_url(monkeypatch) -> str:
+    """MOCK_URL, with every MongoStore the test opens given one shared mongomock client."""
+    import mongomock
+
+    client = mongomock.MongoClient()
+    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+    return MOCK_URL
+
+
+def store_url_of(kind: str, request, tmp_path, monkeypatch) -> str:
+    """A store of ``kind``: ``sqlite`` (a file in tmp_path), ``mongomock``, or a server fixture's
+    (``mongo_live``, ``postgres``, ``mariadb``: the fixture ``<kind>_url``)."""
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    if kind == "mongomock":
+        return mongomock_url(monkeypatch)
+    return request.getfixturevalue(f"{kind}_url")

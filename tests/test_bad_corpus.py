@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 
-import pytest
 import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 

@@ -29,6 +29,7 @@ from dedup.runs.stages import NULL_KEY
 from dedup.store import open_store
 from dedup.text.normalize import value_to_text
 from helpers import config_for
+from mongo_fixtures import store_url_of
 
 FIELDS = {"name": "short", "content": "text"}
 T0 = dt.datetime(2024, 1, 1)
@@ -37,14 +38,7 @@ T0 = dt.datetime(2024, 1, 1)
 @pytest.fixture(params=["sqlite", "mongomock"])
 def store_url(request, tmp_path, monkeypatch):
     """A SQL store and the MongoDB store (mongomock, one client shared by every store opened)."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    import mongomock
-    from mongo_fixtures import MOCK_URL
-
-    client = mongomock.MongoClient()
-    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-    return MOCK_URL
+    return store_url_of(request.param, request, tmp_path, monkeypatch)
 
 
 def loose_table(url: str, rows: list[dict], key_type=sa.Integer) -> None:

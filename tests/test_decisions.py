@@ -12,7 +12,7 @@ import json
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
-from mongo_fixtures import MOCK_URL, mongo_live_url  # noqa: F401  (fixture)
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (fixture)
 
 from dedup.cli import main
 from dedup.config import load_config
@@ -31,16 +31,9 @@ from dedup.store import open_store
 def project(request, tmp_path, monkeypatch):
     """A demo source of 150 petitions with planted duplicates, a config whose store is the
     parametrized one, and a full run done."""
-    if request.param == "sqlite":
-        url = "sqlite:///dedup-store.db"
-    elif request.param == "mongomock":
-        import mongomock
-
-        client = mongomock.MongoClient()
-        monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-        url = MOCK_URL
-    else:
-        url = request.getfixturevalue("mongo_live_url")
+    # SQLite: the demo's own store (a path relative to its config)
+    url = "sqlite:///dedup-store.db" if request.param == "sqlite" else \
+        store_url_of(request.param, request, tmp_path, monkeypatch)
     cfg = prepare_demo(tmp_path / "demo", rows=150, seed=7)
     cfg.write_text(cfg.read_text(encoding="utf-8").replace("sqlite:///dedup-store.db", url), encoding="utf-8")
     out = CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"])

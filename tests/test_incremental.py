@@ -16,6 +16,7 @@ from dedup.runs.recipe import Recipe
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.store import open_store
 from helpers import Child, child_env, config_for
+from mongo_fixtures import mongomock_url
 from test_pipeline import BASE, OTHER
 
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
@@ -26,12 +27,7 @@ def store_url(request, monkeypatch):
     """A store URL per backend; for mongomock, every MongoStore opened in the test shares one client."""
     if request.param != "mongomock":
         return request.getfixturevalue(f"{request.param}_url")
-    import mongomock
-    from mongo_fixtures import MOCK_URL
-
-    client = mongomock.MongoClient()
-    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-    return MOCK_URL
+    return mongomock_url(monkeypatch)
 
 
 @pytest.fixture

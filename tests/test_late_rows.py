@@ -9,37 +9,17 @@ Sources: SQLite, PostgreSQL, MariaDB; stores: SQLite, mongomock and a live Mongo
 import datetime as dt
 
 import pytest
-import sqlalchemy as sa
 
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.store import open_store
-from mongo_fixtures import MOCK_URL, mongo_live_url  # noqa: F401  (fixture)
+from helpers import delete_rows
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (fixture)
 from test_incremental import append, cfg_for, memberships, update
 
 BASE = dt.datetime(2024, 3, 1)
 UNRELATED = "完全不同的内容：本人反映单位食堂卫生问题，请予以调查，食堂餐具长期不消毒。"
-
-
-def _store(request, kind, tmp_path, monkeypatch):
-    if kind == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    if kind == "mongomock":
-        import mongomock
-
-        client = mongomock.MongoClient()
-        monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-        return MOCK_URL
-    return request.getfixturevalue("mongo_live_url")
-
-
-def _delete(url, key):
-    engine = sa.create_engine(url)
-    tbl = sa.Table("petitions", sa.MetaData(), autoload_with=engine)
-    with engine.begin() as conn:
-        conn.execute(tbl.delete().where(tbl.c.id == key))
-    engine.dispose()
 
 
 def _reference(src, tmp_path):
@@ -58,7 +38,7 @@ def test_late_rows_backdated_edits_and_deletes_end_with_one_full_runs_groups(
     rows = [{**r, "updated_at": BASE + dt.timedelta(minutes=r["id"])} for r in sample.rows]  # one a minute
     src = request.getfixturevalue("sqlite_url" if source_kind == "sqlite" else f"{source_kind}_url")
     write_sample_db(src, SampleTable(rows[:n], sample.truth))
-    cfg = cfg_for(src, _store(request, store_kind, tmp_path, monkeypatch))  # watermark_lookback: the default, 1d
+    cfg = cfg_for(src, store_url_of(store_kind, request, tmp_path, monkeypatch))  # watermark_lookback: the default, 1d
     run_full(cfg)
     stored_wm = rows[n - 1]["updated_at"]
     groups = memberships(cfg)
@@ -82,7 +62,7 @@ def test_late_rows_backdated_edits_and_deletes_end_with_one_full_runs_groups(
 
     # run 2: a grouped row is deleted (its group shrinks, splits or dissolves) and reconciled; one more late row
     gone = int(max(memberships(cfg), key=len)[0])
-    _delete(src, gone)
+    delete_rows(src, gone)
     append(src, [{**rows[n + 5], "id": n + 51, "updated_at": stored_wm - dt.timedelta(hours=2)}])
     r2 = run_incremental(cfg, reconcile=True)
     assert r2.reconciled and r2.deleted == 1 and r2.rows_read == 1 and r2.unseen_rows == 0

@@ -17,6 +17,7 @@ from dedup.runs.incremental import run_incremental
 from dedup.store import migrate_store, open_store
 from dedup.store.sql_migrate import _alembic_config
 from helpers import config_for, make_table, petition
+from mongo_fixtures import store_url_of
 from test_incremental import append, memberships, update
 from test_pipeline import BASE, OTHER
 
@@ -263,15 +264,7 @@ def test_deleting_the_row_that_links_a_group_splits_it(tmp_path, monkeypatch, st
     tail = text[:180] + "".join(rng.choice(CHAIN_CHARS) for _ in range(20))
     src = f"sqlite:///{tmp_path / 'src.db'}"
     make_table(src, [petition(1, head), petition(2, text), petition(3, tail), petition(4, OTHER), petition(5, OTHER)])
-    store_url = f"sqlite:///{tmp_path / 'store.db'}"
-    if store_kind == "mongomock":
-        import mongomock
-
-        from mongo_fixtures import MOCK_URL
-
-        client = mongomock.MongoClient()
-        monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-        store_url = MOCK_URL
+    store_url = store_url_of(store_kind, None, tmp_path, monkeypatch)
     cfg = config_for(src, store_url, fields={"content": "text"}, watermark="updated_at")
     run_full(cfg)
     store = open_store(store_url)

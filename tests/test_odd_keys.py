@@ -17,6 +17,7 @@ from dedup.runs.incremental import run_incremental
 from dedup.runs.stages import MAX_KEY_CHARS, recorded_key
 from dedup.store import open_store
 from helpers import config_for, make_table, petition
+from mongo_fixtures import store_url_of
 
 ALIKE = ["a", "A", "e", "é", "x", "x ", "ß", "ss"]
 FIELDS = {"name": "short", "content": "text"}
@@ -29,17 +30,7 @@ def keyed(keys, start: int = 1) -> list[dict]:
 
 @pytest.fixture(params=["store_sqlite", "store_postgres", "store_mariadb", "store_mongomock"])
 def any_store(request, tmp_path, monkeypatch):
-    kind = request.param.removeprefix("store_")
-    if kind == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    if kind == "mongomock":
-        import mongomock
-        from mongo_fixtures import MOCK_URL
-
-        client = mongomock.MongoClient()
-        monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-        return MOCK_URL
-    return request.getfixturevalue(f"{kind}_url")
+    return store_url_of(request.param.removeprefix("store_"), request, tmp_path, monkeypatch)
 
 
 def test_keys_that_differ_in_case_accent_or_trailing_space_stay_apart(tmp_path, any_store):

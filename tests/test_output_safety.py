@@ -275,7 +275,6 @@ def test_report_on_a_store_that_needs_migrating_says_so(runner, project, tmp_pat
     with sqlite3.connect(tmp_path / "store.db") as conn:
         conn.execute("UPDATE dedup_alembic_version SET version_num = '0002'")
     out = runner.invoke(main, ["-c", str(project), "report", "--no-source"])
-    from dedup.store.sql_migrate import head_revision
     assert (out.exit_code, out.output) == (
         1, f"Error: the store's schema is at revision 0002, this dedup needs {head_revision()}: run `dedup migrate`\n")
 

@@ -5,16 +5,15 @@ import json
 import re
 
 import pytest
-import sqlalchemy as sa
 from click.testing import CliRunner
-from mongo_fixtures import MOCK_URL, mongo_live_url  # noqa: F401  (fixture)
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (fixture)
 
 from dedup.cli import main
 from dedup.report import build_report
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.store import open_store
-from helpers import config_for, make_table, petition
+from helpers import config_for, delete_rows, make_table, petition
 from test_incremental import append, update
 from test_pipeline import BASE, OTHER
 
@@ -27,15 +26,7 @@ FIELDS = {"name": "short", "phone": "short", "title": "text", "content": "text"}
 
 @pytest.fixture(params=["sqlite", "mongomock", "mongo_live"])
 def store_url(request, tmp_path, monkeypatch):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    if request.param == "mongo_live":
-        return request.getfixturevalue("mongo_live_url")
-    import mongomock
-
-    client = mongomock.MongoClient()
-    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-    return MOCK_URL
+    return store_url_of(request.param, request, tmp_path, monkeypatch)
 
 
 @pytest.fixture
@@ -46,14 +37,6 @@ def source(tmp_path):
                      [("A", 1), ("A", 2), ("B", 3), ("B", 4), ("C", 5), ("C", 6), ("D", 7), ("D", 8)]]
                + [petition(20, TAX)])
     return url
-
-
-def delete(url, key):
-    engine = sa.create_engine(url)
-    tbl = sa.Table("petitions", sa.MetaData(), autoload_with=engine)
-    with engine.begin() as conn:
-        conn.execute(tbl.delete().where(tbl.c.id == key))
-    engine.dispose()
 
 
 def groups_of(config):
@@ -108,7 +91,7 @@ def test_full_after_source_edits_keeps_the_ids_of_unchanged_groups_and_records_w
     assert [g["group"] for g in since1["gone"]] == [2] and since1["run"]["through"] == third.run_id
     assert [g["group"] for g in report(config, since_run=second.run_id)["groups"]] == [3, 4]
     # a group whose rows all go: new ids stay above every id used before
-    delete(source, 5), delete(source, 6), delete(source, 9)
+    delete_rows(source, 5, 6, 9)
     append(source, [petition(30, TEXTS["A"] + "补充。"), petition(31, TAX), petition(32, TAX)])
     run_full(config)
     assert groups_of(config) == {1: ["1", "2", "30"], 4: ["0", "7", "8"], 5: ["20", "31", "32"]}
