@@ -118,7 +118,8 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
                 limit: int | None = None, lang: str | None = None, run: int | None = None,
                 since_run: int | None = None) -> tuple[str, int]:
     """The rendered report and its number of groups. ``sort`` None: largest groups first for people
-    (table, html), by group id for machines (json, csv)."""
+    (table, html), by group id for machines (json, csv). The terminal table shows no similarities,
+    so only the other formats score the pairs (which builds the recipe and reads the sketches)."""
     import shutil
 
     from .db.source import Source
@@ -135,7 +136,7 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
         with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
             data = build_report(store, config, tcfg, source, since_last_run=since_last_run, sort=sort,
                                 min_size=min_size, limit=limit, extra_columns=texts, run=run, since_run=since_run,
-                                scorer=Scorer.of(config, tcfg, store))
+                                scorer=Scorer.of(config, tcfg, store) if fmt != "table" else None)
     finally:
         store.close()
     text = render(data, fmt, tcfg.display, width=shutil.get_terminal_size((100, 24)).columns,
