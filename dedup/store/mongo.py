@@ -146,8 +146,9 @@ class MongoStore(BlockDocuments, MongoDecisions):
     @_guarded
     def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
         out: dict[str, str | None] = {}
-        for coll in (self.db.skipped, self.db.fingerprints):
-            for chunk in chunks(list(dict.fromkeys(keys)), KEYS_CHUNK):
+        wanted = list(dict.fromkeys(keys))
+        for coll in (self.db.skipped, self.db.fingerprints):  # a key in both (never, but) counts as fingerprinted
+            for chunk in chunks(wanted, KEYS_CHUNK):
                 for d in coll.find({"table": table, "key": {"$in": chunk}}, {"_id": 0, "key": 1, "wm": 1}):
                     out[d["key"]] = d.get("wm")
         return out
