@@ -39,10 +39,16 @@ def insert_tuples(conn, table: sa.Table, columns: tuple[str, ...], rows) -> None
 
 def index_order(entries: BlockEntries) -> np.ndarray:
     """The entries' positions in (block name, row key) order, the store's index order, so inserts
-    append instead of landing at random. Names and keys are ranked first (each distinct string
-    once) and the ranks sorted by numpy: sorting millions of (table, name, key, fingerprint)
-    tuples took most of a hot table's insert time and memory."""
+    append instead of landing at random. Sorting millions of (table, name, key, fingerprint)
+    tuples took most of a hot table's insert time and memory, so numpy sorts: the names as
+    fixed-width ASCII bytes (the pipeline's names are ASCII and at most 32 characters: 55 MB and
+    1.3 s for 2.6 million, where ranking them through a dict took 6.9 s), the keys by their rank
+    (any text, so ranked once each distinct key)."""
     def ranks(values: list[str]) -> np.ndarray:
         rank = {v: i for i, v in enumerate(sorted(set(values)))}
         return np.fromiter((rank[v] for v in values), dtype=np.int64, count=len(values))
-    return np.lexsort((ranks(entries.keys), ranks(entries.names)))
+    try:
+        names = np.array(entries.names, dtype="S") if entries.names else ranks(entries.names)
+    except UnicodeEncodeError:  # a name given from outside the pipeline
+        names = ranks(entries.names)
+    return np.lexsort((ranks(entries.keys), names))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from itertools import repeat
+from operator import itemgetter
 
 import numpy as np
 import sqlalchemy as sa
@@ -30,9 +32,16 @@ def add_blocks(conn, table: str, entries: BlockEntries) -> None:
     """Block entries through the driver's own executemany, as plain tuples in the index's order
     (dedup.store.sql_bulk): SQLAlchemy's per-row parameter handling cost 15 of the 39 s that 2.9
     million entries took (200k rows), and random index inserts most of the rest."""
-    fps = entries.fingerprints.view(np.int64)
-    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"),
-                  ((table, entries.names[i], entries.keys[i], int(fps[i])) for i in index_order(entries)))
+    order = index_order(entries)
+    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"), zip(
+        repeat(table), picked(entries.names, order), picked(entries.keys, order),
+        entries.fingerprints.view(np.int64)[order].tolist()))
+
+
+def picked(values: list, order: np.ndarray) -> tuple:
+    """``values`` in ``order``, gathered by one C call (a tuple built per entry in Python cost 5 s
+    of 2.6 million entries)."""
+    return itemgetter(*order.tolist())(values) if len(order) > 1 else tuple(values[i] for i in order.tolist())
 
 
 def remove_blocks(conn, table: str, entries: BlockEntries) -> None:
