@@ -201,3 +201,39 @@ def test_0008_keeps_keys_that_differ_in_case_apart_and_downgrades(db_url):
         assert migrate_store(db_url).endswith(f"migrated from 0007 to revision {head_revision()}")
     finally:
         engine.dispose()
+
+
+def test_0009_keeps_block_entries_in_one_btree_on_sqlite_and_downgrades(db_url):
+    """0009 rebuilds SQLite's block table WITHOUT ROWID with its entries, which the store then
+    reads and replaces as before; downgrading and upgrading again keeps them too. Other databases
+    are left as they were."""
+    engine = _store_at(db_url, "0008")
+    insert = sa.text("INSERT INTO dedup_blocks (table_name, block_name, textname, hashcode) VALUES ('t', :n, :k, :h)")
+    entries = [("b0:00ff", "2", 7), ("b0:00ff", "1", -5), ("i0:0a", "1", -5)]
+    sqlite = engine.dialect.name == "sqlite"
+
+    def layout() -> str:
+        with engine.connect() as conn:
+            return conn.execute(sa.text("SELECT sql FROM sqlite_master WHERE name = 'dedup_blocks'")).scalar_one()
+
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert, [{"n": n, "k": k, "h": h} for n, k, h in entries])
+        _refused_then_migrated(db_url, "0008")
+        if sqlite:
+            assert "WITHOUT ROWID" in layout()
+        store = open_store(db_url)
+        try:
+            got = store.block_entries("t", ["b0:00ff", "i0:0a"])
+            assert {n: sorted(e) for n, e in got.items()} == {
+                "b0:00ff": [(7, "2"), ((1 << 64) - 5, "1")], "i0:0a": [((1 << 64) - 5, "1")]}
+        finally:
+            store.close()
+        _downgraded(db_url, "0008")
+        if sqlite:
+            assert "WITHOUT ROWID" not in layout()
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT COUNT(*) FROM dedup_blocks")).scalar_one() == 3
+        assert migrate_store(db_url).endswith(f"migrated from 0008 to revision {head_revision()}")
+    finally:
+        engine.dispose()

@@ -20,6 +20,7 @@ blocks = sa.Table(
     sa.Column("block_name", sa.String(32), primary_key=True),
     sa.Column("textname", KEY, primary_key=True),
     sa.Column("hashcode", sa.BigInteger, nullable=False),
+    sqlite_with_rowid=False,  # one B-tree on SQLite (revision 0009)
 )
 
 fingerprints = sa.Table(
