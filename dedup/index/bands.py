@@ -29,6 +29,7 @@ import numpy as np
 
 from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
+from .names import key_names, per_row
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
@@ -85,11 +86,11 @@ class BandScheme:
     def names_of(self, sig: np.ndarray, anchored: np.ndarray | None = None) -> list[list[str]]:
         """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not
         their bucket's anchors get the ANCHORLESS name."""
-        keys, labels = self.keys(sig), self.labels
-        if anchored is None:
-            return [[f"{labels[c]}{k:016x}" for c, k in enumerate(row) if k] for row in keys.tolist()]
-        return [[f"{labels[c]}{k:016x}{'' if a else ANCHORLESS}" for c, (k, a) in enumerate(zip(row, marks)) if k]
-                for row, marks in zip(keys.tolist(), np.asarray(anchored).tolist())]
+        return per_row(*self.flat_names(self.keys(sig), anchored))
+
+    def flat_names(self, keys: np.ndarray, anchored: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The names of ``keys`` (as ``keys``) in row order, flat, and each row's count (dedup.index.names)."""
+        return key_names(keys, self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS)
 
     def offsets(self, keys: np.ndarray, taken: dict[str, int] | None) -> np.ndarray | None:
         """(rows, m) anchors each row's keys already have in the store (``taken``: block name -> count)."""
@@ -101,7 +102,10 @@ class BandScheme:
 
     def anchored(self, sig: np.ndarray, taken: dict[str, int] | None = None) -> np.ndarray:
         """(rows, m) bool: which of each row's keys it is an anchor of (rows in key order)."""
-        keys = self.keys(sig)
+        return self.anchored_keys(self.keys(sig), taken)
+
+    def anchored_keys(self, keys: np.ndarray, taken: dict[str, int] | None = None) -> np.ndarray:
+        """As ``anchored``, given the rows' keys."""
         if self.anchors is None:
             return np.ones(keys.shape, dtype=bool)
         return anchor_mask(keys, self.anchors, self.offsets(keys, taken))

@@ -49,6 +49,7 @@ from itertools import combinations
 import numpy as np
 
 from .minhash import EMPTY, band_keys, combine, key_pairs
+from .names import key_names, per_row
 
 U64 = np.uint64
 MAX_KEYS = 16
@@ -272,7 +273,7 @@ class RecordScheme:
     def names_of(self, sig: np.ndarray) -> list[list[str]]:
         """Per row the block names of its keys: ``r{column}:{key:016x}``."""
         keys = self.keys(sig)
-        return [[f"r{c}:{int(k):016x}" for c, k in enumerate(row) if k] for row in keys.tolist()]
+        return per_row(*key_names(keys, [f"r{c}:" for c in range(keys.shape[1])]))
 
     def near(self, sig: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Row pairs (i < j, each once) sharing any key."""

@@ -23,6 +23,8 @@ from ..index.candidates import near_pairs
 from ..index.decisions import apply_decisions, decided_keys
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair, build_groups
+from ..index.keys import picked
+from ..index.names import as_str, suffixed
 from ..index.anchors import ANCHORLESS
 from ..index.pairs import distinct_rows, row_pairs
 from ..index.verify import FieldVerifier, SketchVerifier
@@ -212,22 +214,26 @@ class Recipe:
         sk = self.matrix(sketches)
         if not self.anchored or not len(keys):
             return BlockEntries.of_rows(keys, sk[:, 0], self.block_names(sk))
-        sig = self.signatures(sk)
         if every_name:
-            names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.scheme.names_of(sig)]
+            names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.scheme.names_of(self.signatures(sk))]
             return BlockEntries.of_rows(keys, sk[:, 0], names)
         _, uniq, rep, of_row = distinct_rows(keys, sk)
         first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
         # a copy of an earlier row is never an anchor; the names are made once a distinct sketch
-        # (and once more, all anchorless, for one that has copies) and shared by its rows, so
-        # 300,000 identical rows hold two lists of names, not 300,000
-        usig = self.signatures(uniq)
-        own = self.scheme.names_of(usig, self.scheme.anchored(usig, taken))
-        copied = np.unique(of_row[~first])
-        none = np.zeros((len(copied), len(self.scheme.labels)), bool)
-        anchorless = dict(zip(copied.tolist(), self.scheme.names_of(usig[copied], none)))
-        names = [own[u] if f else anchorless[u] for u, f in zip(of_row.tolist(), first.tolist())]
-        return BlockEntries.of_rows(keys, sk[:, 0], names)
+        # and shared by its rows (all anchorless for a copy), so 300,000 identical rows cost one
+        # row's names; made flat by numpy (dedup.index.names), each row's entries are picked from them
+        ukeys = self.scheme.keys(self.signatures(uniq))
+        own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(ukeys, taken))
+        per_row = counts[of_row]
+        row_of = np.repeat(np.arange(len(keys)), per_row)
+        at = np.repeat((np.cumsum(counts) - counts)[of_row] - (np.cumsum(per_row) - per_row), per_row) \
+            + np.arange(len(row_of))  # each entry's place in ``own``
+        pool, copy = as_str(own), ~first[row_of]
+        if copy.any():  # the copies' names, anchorless, once each, after the others
+            need = np.unique(at[copy])
+            at[copy] = len(pool) + np.searchsorted(need, at[copy])
+            pool += as_str(suffixed(own[need], ANCHORLESS))
+        return BlockEntries(picked(pool, at), picked(keys, row_of), sk[row_of, 0])
 
 
 def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
