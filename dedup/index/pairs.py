@@ -30,7 +30,7 @@ def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.
     return order, uniq[by_key], np.asarray(order)[first_pos[by_key]], of_row
 
 
-def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[Pair]:
+def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None, distinct=None) -> list[Pair]:
     """Pairs between rows, from ``near(distinct sketches) -> (i, j, dist)``.
 
     ``sketches`` is (rows, words) uint64 with the fingerprint as word 0, or a plain fingerprint
@@ -38,11 +38,12 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None) -> list[
     sketch, not to each other, so m identical rows make m-1 pairs instead of m(m-1)/2; ``near``
     gets the distinct sketches in the key order of their first rows. With
     ``verify`` (dedup.verify: sketches a, b -> keep mask), a candidate pair is kept only where it says so.
+    ``distinct``: ``distinct_rows(keys, sketches)`` when the caller has it already.
     """
     if len(keys) == 0:
         return []
     sk = np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1)
-    order, uniq, rep, of_row = distinct_rows(keys, sk)
+    order, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
     rows = np.asarray(order)
     firsts = rep[of_row[rows]]
     copies = np.flatnonzero(firsts != rows)  # in key order

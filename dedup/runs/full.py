@@ -17,6 +17,7 @@ from ..config.model import Config
 from ..errors import ConfigError
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
+from ..index.pairs import distinct_rows
 from ..store import Skipped, Store, TableSnapshot, TermCounts
 from ..text.terms import TermModel
 from .lineage import counts, describe, keep_ids
@@ -91,8 +92,9 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             recipe = learned(recipe, sketches)
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
-            groups = recipe.groups(rows.keys, sketches, decisions, clock)
-        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock)
+            distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
+            groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
+        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock, distinct)
 
 
 def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
@@ -106,7 +108,8 @@ def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
 
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
-               groups: list[Group], started: float, decisions=(), clock: StageClock | None = None) -> FullResult:
+               groups: list[Group], started: float, decisions=(), clock: StageClock | None = None,
+               distinct=None) -> FullResult:
     """Replace the table's results in the store with a full run's, and record the run as finished
     (the local run and dedup.runs.spark both end here, so they store alike): the groups keep the
     ids of the stored groups they overlap most (dedup.runs.lineage), the run's changes are kept,
@@ -117,7 +120,7 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
     keep_ids(groups, list(before.values()), store.max_group_id(recipe.table.name) + 1, run.id)
     changes, rows_left = describe(before, groups)
     with clock.stage("block names"):
-        blocks = recipe.block_entries(rows.keys, sketches)
+        blocks = recipe.block_entries(rows.keys, sketches, distinct=distinct)
     with clock.stage("store"):
         store.replace_table(TableSnapshot(
             table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,

@@ -176,20 +176,22 @@ class Recipe:
         return row_pairs(keys, sketches, self.near)
 
     def pairs(self, keys: list[str], sketches: np.ndarray, taken: dict[str, int] | None = None,
-              clock: StageClock | None = None) -> list[Pair]:
+              clock: StageClock | None = None, distinct=None) -> list[Pair]:
         """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``;
-        ``clock``: charges the search to stage ``candidates`` and the verification to ``verify``)."""
+        ``clock``: charges the search to stage ``candidates`` and the verification to ``verify``;
+        ``distinct``: the rows' ``distinct_rows`` if known)."""
         near = lambda sk: self.near(sk, taken)  # noqa: E731
         verify = self.verify if self.verifier is not None else None
         if clock is not None:
             near, verify = clock.wrap("candidates", near), verify and clock.wrap("verify", verify)
-        return row_pairs(keys, sketches, near, verify)
+        return row_pairs(keys, sketches, near, verify, distinct)
 
-    def groups(self, keys: list[str], sketches: np.ndarray, decisions=(), clock: StageClock | None = None) -> list[Group]:
+    def groups(self, keys: list[str], sketches: np.ndarray, decisions=(), clock: StageClock | None = None,
+               distinct=None) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key; ``decisions``
         (dedup.index.decisions) cut the pairs decided different and join those decided same."""
-        return self.grouped(keys, fingerprints_of(sketches, len(keys)), self.pairs(keys, sketches, clock=clock),
-                            decisions)
+        return self.grouped(keys, fingerprints_of(sketches, len(keys)),
+                            self.pairs(keys, sketches, clock=clock, distinct=distinct), decisions)
 
     @staticmethod
     def grouped(keys: list[str], fps: np.ndarray, pairs: list, decisions=()) -> list[Group]:
@@ -207,17 +209,18 @@ class Recipe:
         return self.scheme.names_of(self.signatures(sk))
 
     def block_entries(self, keys: list[str], sketches, taken: dict[str, int] | None = None,
-                      copies: set[str] = frozenset(), every_name: bool = False) -> BlockEntries:
+                      copies: set[str] = frozenset(), every_name: bool = False, distinct=None) -> BlockEntries:
         """The block entries of these rows, for the store to add (a key's anchors under its block
         name, after the ``taken`` ones a block already has, the other rows and the ``copies`` of
-        stored rows under the ANCHORLESS name), or with ``every_name`` to remove wherever they were filed."""
+        stored rows under the ANCHORLESS name), or with ``every_name`` to remove wherever they were filed
+        (``distinct``: the rows' ``distinct_rows`` if known)."""
         sk = self.matrix(sketches)
         if not self.anchored or not len(keys):
             return BlockEntries.of_rows(keys, sk[:, 0], self.block_names(sk))
         if every_name:
             names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.scheme.names_of(self.signatures(sk))]
             return BlockEntries.of_rows(keys, sk[:, 0], names)
-        _, uniq, rep, of_row = distinct_rows(keys, sk)
+        _, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
         first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
         # a copy of an earlier row is never an anchor; the names are made once a distinct sketch
         # and shared by its rows (all anchorless for a copy), so 300,000 identical rows cost one
