@@ -208,12 +208,12 @@ class Source:
                 while True:
                     query = sa.select(*cols).where(where).order_by(*order).limit(self.batch_size)
                     try:
-                        result = conn.execute(query).mappings().all()
+                        result = _dicts(conn.execute(query))
                         if len(result) == self.batch_size and not self.unique_key:
                             result = self._whole_run(conn, cols, order, where, result)
                         batch = SourceBatch()
                         for r in result:
-                            self._take(batch, key_to_text(r[self.key.name]), dict(r))
+                            self._take(batch, key_to_text(r[self.key.name]), r)
                         positions = [tuple(r[c.name] for c in order) for r in result]
                         last = positions[-1] if positions else None
                         batch.readable = next((p for p in reversed(positions) if self._readable(order, p)), None)
@@ -269,8 +269,8 @@ class Source:
         at that position are replaced by all of them, so the next batch starts after the whole run."""
         last = tuple(result[-1][c.name] for c in order)
         same = sa.and_(where, *(c == v for c, v in zip(order, last)))
-        run = conn.execute(sa.select(*cols).where(same)).mappings().all()
-        return [r for r in result if tuple(r[c.name] for c in order) != last] + list(run)
+        run = _dicts(conn.execute(sa.select(*cols).where(same)))
+        return [r for r in result if tuple(r[c.name] for c in order) != last] + run
 
     def _readable(self, order: list, position: tuple) -> bool:
         """Whether a position read by the driver is one its columns' types hold (pymysql gives a
@@ -375,3 +375,11 @@ class Source:
         if py is int:
             return int(key)
         return key
+
+
+def _dicts(result) -> list[dict]:
+    """A result's rows as plain dicts (column name -> value), zipped from its tuples: SQLAlchemy's
+    row mappings turned into dicts cost about 1 CPU s more per 200,000 rows, in the process that
+    feeds the featurising workers."""
+    names = list(result.keys())
+    return [dict(zip(names, row)) for row in result.all()]
