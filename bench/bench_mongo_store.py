@@ -71,6 +71,7 @@ class Wire:
         import pymongo.synchronous.pool as pool
 
         self.commands: dict[str, int] = {}
+        self.statements: dict[str, int] = {}  # "command collection" -> documents or statements it carried
         self.waited = 0.0
         self.waited_by: dict[str, float] = {}
         self.sent = self.received = 0
@@ -79,6 +80,7 @@ class Wire:
         class Listener(monitoring.CommandListener):
             def started(self, event):
                 wire.commands[event.command_name] = wire.commands.get(event.command_name, 0) + 1
+                wire.count_statements(event.command_name, event.command)
 
             def succeeded(self, event):
                 wire.wait(event)
@@ -98,6 +100,15 @@ class Wire:
             return real_receive(conn, length, deadline)
 
         pool.sendall, layer.receive_data = sendall, receive_data
+
+    def count_statements(self, name: str, command) -> None:
+        """Statements of a write (a server pays per statement, not per command), finds by collection."""
+        items = {"insert": "documents", "update": "updates", "delete": "deletes"}.get(name)
+        if items is None and name not in ("find", "aggregate", "distinct", "count"):
+            return
+        n = len(command.get(items) or ()) if items else 1
+        label = f"{name} {command.get(name)}"
+        self.statements[label] = self.statements.get(label, 0) + n
 
     def wait(self, event) -> None:
         seconds = event.duration_micros / 1e6
@@ -169,7 +180,7 @@ def measure(kind: str, src: str, store_url: str, pid: int | None) -> dict:
         out["joining"] = result.rows_joining
     if wire is not None:
         out.update(round_trips=wire.round_trips, waited=wire.waited, sent=wire.sent, received=wire.received,
-                   commands=wire.commands, waited_by=wire.waited_by)
+                   commands=wire.commands, waited_by=wire.waited_by, statements=wire.statements)
     else:
         out["round_trips"] = sum(getattr(s, "statements", 0) for s in in_store[1:])
     return out

@@ -376,8 +376,10 @@ def interrupted_full_setup(store):
     return snap
 
 
-REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "run_changes", "skipped", "terms"]
-APPLY_WRITES = ["blocks.petitions", "fingerprints", "blocks.petitions", "skipped", "groups", "run_changes"]
+# groups twice: replacing the ids stored before, inserting the others; the added and skipped rows'
+# documents last, with their watermarks
+REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "groups", "run_changes", "skipped", "terms"]
+APPLY_WRITES = ["blocks.petitions", "blocks.petitions", "groups", "run_changes", "fingerprints", "skipped"]
 
 
 def test_the_interruption_tests_cut_every_bulk_write(opener, monkeypatch):
