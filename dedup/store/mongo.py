@@ -189,9 +189,13 @@ class MongoStore(BlockDocuments, MongoDecisions):
     @_guarded
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
         blocks = self.db[blocks_name(table)]
+        names = list(dict.fromkeys(block_names))
+        version = self._blocks_version(table)  # before the documents: see BlockDocuments._read_blocks
         docs: list[dict] = []
-        for chunk in chunks(list(dict.fromkeys(block_names)), NAMES_CHUNK):
-            docs.extend(blocks.find({"blockName": {"$in": chunk}}, {"_id": 0, "blockName": 1, "seq": 1, "info": 1}))
+        for chunk in chunks(names, NAMES_CHUNK):
+            docs.extend(blocks.find({"blockName": {"$in": chunk}},
+                                    {"blockName": 1, "seq": 1, "count": 1, "bytes": 1, "info": 1}))
+        self._remember_blocks(table, version, names, docs)
         out: dict[str, list[tuple[int, str]]] = {}
         for d in sorted(docs, key=lambda d: (d["blockName"], d["seq"])):
             if d["info"]:
@@ -251,6 +255,7 @@ class MongoStore(BlockDocuments, MongoDecisions):
         term_hashes, term_counts = checked_terms(t, snap.terms)
         live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
+        self._new_blocks_version(t)
         self.db.drop_collection(tmp)  # a crashed attempt of this run
         self.db.create_collection(tmp)  # renamed below even when no document goes in
         self._shard_like(live, tmp)
@@ -310,7 +315,8 @@ class MongoStore(BlockDocuments, MongoDecisions):
         pull: dict[str, set[str]] = {}
         for name, key in [*zip(ch.remove_blocks.names, ch.remove_blocks.keys), *zip(ch.add_blocks.names, ch.add_blocks.keys)]:
             pull.setdefault(name, set()).add(key)
-        pulls, pushes = self._block_writes(blocks, pull, added)
+        pulls, pushes = self._block_writes(blocks, t, pull, added)
+        self._new_blocks_version(t)  # before the first write to the blocks
         self._bulk(blocks, iter(pulls))
         # 2. added entries; the added rows' documents are written with their watermarks, below
         self._bulk(blocks, iter(pushes))

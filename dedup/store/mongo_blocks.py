@@ -31,7 +31,45 @@ def entry_bytes(key: str) -> int:
 
 
 class BlockDocuments:
+    """Mixed into MongoStore (``db``, ``bucket_size``)."""
+
     bucket_size: int
+    # (table, blocks version, block name -> its documents) as the last block_entries read them
+    _seen: tuple[str, int, dict[str, list[dict]]] | None = None
+
+    def _blocks_version(self, table: str) -> int:
+        """A counter of the table's block writes: every writer moves it on before it writes."""
+        doc = self.db.tables.find_one({"_id": table}, {"blocks_version": 1}) or {}
+        return int(doc.get("blocks_version") or 0)
+
+    def _new_blocks_version(self, table: str) -> None:
+        self._seen = None
+        self.db.tables.update_one({"_id": table}, {"$inc": {"blocks_version": 1}}, upsert=True)
+
+    def _remember_blocks(self, table: str, version: int, names: list[str], docs: list[dict]) -> None:
+        """Keep what block_entries read (an incremental run reads the blocks of its new rows, then
+        writes to most of them), so that apply_changes need not find the same documents again."""
+        by_name: dict[str, list[dict]] = {name: [] for name in names}
+        for doc in docs:
+            by_name[doc["blockName"]].append(doc)
+        self._seen = (table, version, by_name)
+
+    def _read_blocks(self, blocks, table: str, names: list[str]) -> dict[str, list[dict]]:
+        """Block name -> its documents (_id, seq, count, bytes, info's keys), for the named blocks
+        that exist. Those block_entries read are taken from there while the table's blocks version
+        is the one read before them (no store wrote to the blocks since: a writer moves it first)."""
+        seen, self._seen = self._seen, None
+        known: dict[str, list[dict]] = {}
+        if seen is not None and seen[0] == table and seen[1] == self._blocks_version(table):
+            known = seen[2]
+        docs = {name: known[name] for name in names if known.get(name)}
+        missing = [name for name in names if name not in known]
+        for chunk in chunks(missing, NAMES_CHUNK):
+            # found by name only: the entries' keys are matched here, not by a second $in per entry
+            for doc in blocks.find({"blockName": {"$in": chunk}},
+                                   {"blockName": 1, "seq": 1, "count": 1, "bytes": 1, "info.textname": 1}):
+                docs.setdefault(doc["blockName"], []).append(doc)
+        return docs
 
     def _bulk(self, coll, ops, load: bool = False, replace_on: tuple[str, ...] = ()) -> None:
         """bulk_write ``(operation, estimated bytes)`` pairs, unordered, in chunks of at most
@@ -74,19 +112,14 @@ class BlockDocuments:
             yield from self._bucket_docs(name, 0, [
                 ({"hashcode": Int64(fp), "textname": key}, entry_bytes(key)) for key, fp in members])
 
-    def _block_writes(self, blocks, pull: dict[str, set[str]], added: dict[str, list[tuple[str, int]]]
+    def _block_writes(self, blocks, table: str, pull: dict[str, set[str]], added: dict[str, list[tuple[str, int]]]
                       ) -> tuple[list, list]:
         """The operations that take the keys of ``pull`` out of their blocks, and those that then
         append ``added`` (to the last document of a block while it has room, then in new ones),
-        from one read of the blocks' documents: a server pays per document found, so reading them
-        once for both instead of once each halves that. Each document's count and bytes stay exact."""
-        names = list(dict.fromkeys([*(n for n in pull if pull[n]), *added]))
-        docs: dict[str, list[dict]] = {}
-        for chunk in chunks(names, NAMES_CHUNK):
-            # found by name only: the entries' keys are matched here, not by a second $in per entry
-            for doc in blocks.find({"blockName": {"$in": chunk}},
-                                   {"blockName": 1, "seq": 1, "count": 1, "bytes": 1, "info.textname": 1}):
-                docs.setdefault(doc["blockName"], []).append(doc)
+        from one read of the blocks' documents (_read_blocks): a server pays per document found,
+        so reading them once for both instead of once each halves that. Each document's count and
+        bytes stay exact."""
+        docs = self._read_blocks(blocks, table, list(dict.fromkeys([*(n for n in pull if pull[n]), *added])))
         pulls = []
         for name, found in docs.items():
             wanted = pull.get(name)
