@@ -2,12 +2,16 @@
 then an incremental run of --new rows, on the same table.
 
     python bench/bench_mongo_store.py [--rows 100000] [--new 1000] [--generator demo|news]
-                                      [--secantusd PATH | --mongo-url URL --server-pid PID]
+                                      [--secantusd PATH | --mongo-url URL [--server-pid PID]]
+                                      [--profile-server DIR]
 
 By default a SecantusDB server (a MongoDB wire-protocol server written in Python, on WiredTiger;
 ``pip install secantusdb``, as .ci/run starts one) is started from --secantusd on a free port with
 a throw-away data directory and stopped at the end; --mongo-url uses a running server instead
-(its --server-pid, when given, for its CPU time).
+(its CPU time from --server-pid, or else from the local process psutil finds listening on the
+URL's port). --profile-server samples the server with py-spy (20 Hz, --nonblocking: the server is
+not paused) during each MongoDB run and prints the shares of its samples by command handler and
+by function: where a run's server CPU goes.
 
 The rows are bench_incremental_scale.py's (bench/incremental_samples.py): the first N rows of the
 demo generator (or the held-out news generator), then --new rows, half edited copies of stored
@@ -16,14 +20,18 @@ rows are appended and `run_incremental` reads them. Each run is measured in a fr
 
 - seconds: wall time of the run (run_full / run_incremental, as the CLI calls them);
 - store s: wall time spent inside store calls (everything the store does, waiting included);
-- server s: the server's own CPU seconds during the run (utime + stime of its process, from
-  /proc/PID/stat before and after); wait s: the time the client waited for replies (the sum of
-  the durations a pymongo CommandListener reports);
+- server CPU s: the server's own CPU seconds during the run (user + system time of its process,
+  psutil or /proc/PID/stat, before and after); wait s: the time the client waited for replies (the
+  sum of the durations a pymongo CommandListener reports);
 - client CPU s: this process's CPU seconds and its text workers';
-- round trips: commands sent (CommandListener, getMore included; SQLite: SQL statements);
-- sent / received MB: bytes on the wire, counted where pymongo writes and reads its socket.
+- round trips: commands sent (CommandListener, getMore included; SQLite: SQL statements), and
+  per command and collection the statements they carried (a server pays per document written);
+- sent / received MB: bytes on the wire, counted where pymongo writes and reads its socket;
+- store calls: per store method, the calls the run made and their seconds.
 
-Timing on a shared machine: the load average is printed beside every run.
+Timing on a shared machine: the load average is printed beside every run, and the ratio of the
+two stores is given in CPU seconds too (server + client against the SQLite run's), which other
+work on the machine does not inflate the way it does wall time.
 """
 
 from __future__ import annotations
@@ -92,7 +100,8 @@ class ServerProfile:
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-            self.proc = subprocess.Popen([spy, "record", "-p", str(pid), "-r", "20", "-f", "raw", "-o", str(self.path)],
+            self.proc = subprocess.Popen([spy, "record", "--nonblocking", "-p", str(pid), "-r", "20", "-f", "raw",
+                                          "-o", str(self.path)],
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def stop(self) -> str:
