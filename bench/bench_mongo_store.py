@@ -2,12 +2,16 @@
 then an incremental run of --new rows, on the same table.
 
     python bench/bench_mongo_store.py [--rows 100000] [--new 1000] [--generator demo|news]
-                                      [--secantusd PATH | --mongo-url URL --server-pid PID]
+                                      [--secantusd PATH | --mongo-url URL [--server-pid PID]]
+                                      [--profile-server DIR]
 
 By default a SecantusDB server (a MongoDB wire-protocol server written in Python, on WiredTiger;
 ``pip install secantusdb``, as .ci/run starts one) is started from --secantusd on a free port with
 a throw-away data directory and stopped at the end; --mongo-url uses a running server instead
-(its --server-pid, when given, for its CPU time).
+(its CPU time from --server-pid, or else from the local process psutil finds listening on the
+URL's port). --profile-server samples the server with py-spy (20 Hz, --nonblocking: the server is
+not paused) during each MongoDB run and prints the shares of its samples by command handler and
+by function: where a run's server CPU goes.
 
 The rows are bench_incremental_scale.py's (bench/incremental_samples.py): the first N rows of the
 demo generator (or the held-out news generator), then --new rows, half edited copies of stored
@@ -16,14 +20,18 @@ rows are appended and `run_incremental` reads them. Each run is measured in a fr
 
 - seconds: wall time of the run (run_full / run_incremental, as the CLI calls them);
 - store s: wall time spent inside store calls (everything the store does, waiting included);
-- server s: the server's own CPU seconds during the run (utime + stime of its process, from
-  /proc/PID/stat before and after); wait s: the time the client waited for replies (the sum of
-  the durations a pymongo CommandListener reports);
+- server CPU s: the server's own CPU seconds during the run (user + system time of its process,
+  psutil or /proc/PID/stat, before and after); wait s: the time the client waited for replies (the
+  sum of the durations a pymongo CommandListener reports);
 - client CPU s: this process's CPU seconds and its text workers';
-- round trips: commands sent (CommandListener, getMore included; SQLite: SQL statements);
-- sent / received MB: bytes on the wire, counted where pymongo writes and reads its socket.
+- round trips: commands sent (CommandListener, getMore included; SQLite: SQL statements), and
+  per command and collection the statements they carried (a server pays per document written);
+- sent / received MB: bytes on the wire, counted where pymongo writes and reads its socket;
+- store calls: per store method, the calls the run made and their seconds.
 
-Timing on a shared machine: the load average is printed beside every run.
+Timing on a shared machine: the load average is printed beside every run, and the ratio of the
+two stores is given in CPU seconds too (server + client against the SQLite run's), which other
+work on the machine does not inflate the way it does wall time.
 """
 
 from __future__ import annotations
@@ -55,11 +63,83 @@ def load() -> str:
 
 
 def server_cpu(pid: int | None) -> float:
-    """CPU seconds (user + system) the process has used; 0 without a pid."""
+    """CPU seconds (user + system) the process has used (psutil, or /proc without it); 0 without a pid."""
     if not pid:
         return 0.0
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    try:
+        import psutil
+    except ImportError:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
+
+
+def pid_listening(url: str) -> int | None:
+    """The pid of the local process listening on the URL's port (psutil), for its CPU time."""
+    from urllib.parse import urlsplit
+
+    try:
+        import psutil
+        port = urlsplit(url).port or 27017
+        for conn in psutil.net_connections("tcp"):
+            if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port and conn.pid:
+                return conn.pid
+    except (ImportError, psutil.Error, ValueError):
+        return None
+    return None
+
+
+class ServerProfile:
+    """py-spy sampling the server during one run (``--profile-server DIR``): the share of its
+    samples in each command handler, and the functions most of them pass through."""
+
+    def __init__(self, out_dir: str | None, pid: int | None, label: str):
+        self.path = Path(out_dir) / f"server-{label}.txt" if out_dir and pid else None
+        self.proc = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+            self.proc = subprocess.Popen([spy, "record", "--nonblocking", "-p", str(pid), "-r", "20", "-f", "raw",
+                                          "-o", str(self.path)],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self) -> str:
+        if self.proc is None:
+            return ""
+        self.proc.send_signal(2)  # py-spy writes its file on SIGINT
+        self.proc.wait(120)
+        return summarise_profile(self.path)
+
+
+def summarise_profile(path: Path, top: int = 12) -> str:
+    """Shares of a py-spy raw profile: by the server's command handler, and the functions most
+    samples pass through (each function counted once per sample)."""
+    if not path.exists():
+        return f"  (no profile written at {path})"
+    handlers: dict[str, int] = {}
+    through: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        n = int(count)
+        total += n
+        raw = stack.split(";")
+        frames = [f.split(" (")[0] for f in raw]
+        handler = next((name for name, f in zip(frames, raw)  # _find, _update, _insert, ... of commands.py
+                        if name.startswith("_") and "commands.py" in f), "other")
+        handlers[handler] = handlers.get(handler, 0) + n
+        for f in set(frames):
+            through[f] = through.get(f, 0) + n
+    if not total:
+        return "  (empty profile)"
+    share = lambda d, k: f"{k} {100 * d[k] / total:.0f}%"  # noqa: E731
+    lines = ["  server samples by command handler: " + ", ".join(
+        share(handlers, k) for k in sorted(handlers, key=handlers.get, reverse=True)[:8])]
+    skip = {"Thread._bootstrap", "Thread._bootstrap_inner", "Thread.run", "dispatch"}
+    busiest = [k for k in sorted(through, key=through.get, reverse=True) if k not in skip][:top]
+    lines.append("  functions most server samples pass through: " + ", ".join(share(through, k) for k in busiest))
+    return "\n".join(lines) + f"\n  ({total} samples at 20 Hz, {path})"
 
 
 class Wire:
@@ -71,6 +151,7 @@ class Wire:
         import pymongo.synchronous.pool as pool
 
         self.commands: dict[str, int] = {}
+        self.statements: dict[str, int] = {}  # "command collection" -> documents or statements it carried
         self.waited = 0.0
         self.waited_by: dict[str, float] = {}
         self.sent = self.received = 0
@@ -79,6 +160,7 @@ class Wire:
         class Listener(monitoring.CommandListener):
             def started(self, event):
                 wire.commands[event.command_name] = wire.commands.get(event.command_name, 0) + 1
+                wire.count_statements(event.command_name, event.command)
 
             def succeeded(self, event):
                 wire.wait(event)
@@ -99,6 +181,15 @@ class Wire:
 
         pool.sendall, layer.receive_data = sendall, receive_data
 
+    def count_statements(self, name: str, command) -> None:
+        """Statements of a write (a server pays per statement, not per command), finds by collection."""
+        items = {"insert": "documents", "update": "updates", "delete": "deletes"}.get(name)
+        if items is None and name not in ("find", "aggregate", "distinct", "count"):
+            return
+        n = len(command.get(items) or ()) if items else 1
+        label = f"{name} {command.get(name)}"
+        self.statements[label] = self.statements.get(label, 0) + n
+
     def wait(self, event) -> None:
         seconds = event.duration_micros / 1e6
         self.waited += seconds
@@ -109,9 +200,10 @@ class Wire:
         return sum(self.commands.values())
 
 
-def timed_store(seconds: list[float]):
+def timed_store(seconds: list[float], calls: dict[str, list] | None = None):
     """Wraps dedup.runs.locking.open_store so that the time spent in the store's methods adds up in
-    ``seconds[0]``, and the store opened is kept in ``seconds[1:]``."""
+    ``seconds[0]``, and the store opened is kept in ``seconds[1:]``; ``calls``: method name ->
+    [calls, seconds] (what the run asked of the store, and what each kind of call cost)."""
     import dedup.runs.locking as locking
 
     real = locking.open_store
@@ -130,7 +222,12 @@ def timed_store(seconds: list[float]):
                 try:
                     return attr(*args, **kwargs)
                 finally:
-                    seconds[0] += time.perf_counter() - started
+                    spent = time.perf_counter() - started
+                    seconds[0] += spent
+                    if calls is not None:
+                        tally = calls.setdefault(name, [0, 0.0])
+                        tally[0] += 1
+                        tally[1] = round(tally[1] + spent, 3)
             return call
 
     def opener(*args, **kwargs):
@@ -152,7 +249,8 @@ def measure(kind: str, src: str, store_url: str, pid: int | None) -> dict:
 
     wire = Wire() if store_url.startswith("mongodb") else None
     in_store: list = [0.0]
-    timed_store(in_store)
+    calls: dict[str, list] = {}
+    timed_store(in_store, calls)
     cfg = config(src, store_url)
     cpu0, server0, load0 = time.process_time(), server_cpu(pid), load()
     started = time.perf_counter()
@@ -161,7 +259,7 @@ def measure(kind: str, src: str, store_url: str, pid: int | None) -> dict:
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = {"kind": kind, "seconds": seconds, "store_s": in_store[0], "client_cpu": time.process_time() - cpu0,
            "workers_cpu": children.ru_utime + children.ru_stime, "server_cpu": server_cpu(pid) - server0,
-           "rows": result.rows_read, "load": f"{load0}/{load()}"}
+           "rows": result.rows_read, "load": f"{load0}/{load()}", "store_calls": calls}
     if kind == "full":
         out["groups"] = len(result.groups)
     else:
@@ -169,7 +267,7 @@ def measure(kind: str, src: str, store_url: str, pid: int | None) -> dict:
         out["joining"] = result.rows_joining
     if wire is not None:
         out.update(round_trips=wire.round_trips, waited=wire.waited, sent=wire.sent, received=wire.received,
-                   commands=wire.commands, waited_by=wire.waited_by)
+                   commands=wire.commands, waited_by=wire.waited_by, statements=wire.statements)
     else:
         out["round_trips"] = sum(getattr(s, "statements", 0) for s in in_store[1:])
     return out
@@ -207,7 +305,8 @@ def start_server(exe: str, work: Path) -> tuple[subprocess.Popen, str]:
         client = pymongo.MongoClient(url, serverSelectionTimeoutMS=1000)
         try:
             client.admin.command("ping")
-            version = client.server_info()["version"]
+            info = client.server_info()
+            version = f"{info['version']}" + (f", SecantusDB {info['secantusVersion']}" if "secantusVersion" in info else "")
             break
         except pymongo.errors.PyMongoError:
             if time.monotonic() > deadline:
@@ -262,7 +361,10 @@ def main() -> None:
     ap.add_argument("--secantusd", default=shutil.which("secantusd-py") or "/work/secvenv/bin/secantusd-py",
                     help="the SecantusDB server to start (default: secantusd-py on PATH)")
     ap.add_argument("--mongo-url", help="use this running server instead of starting one")
-    ap.add_argument("--server-pid", type=int, help="the running server's pid, for its CPU time")
+    ap.add_argument("--server-pid", type=int, help="the running server's pid, for its CPU time "
+                    "(default: the local process listening on --mongo-url's port, found with psutil)")
+    ap.add_argument("--profile-server", metavar="DIR",
+                    help="sample the server with py-spy during each MongoDB run; raw profiles go to DIR")
     ap.add_argument("--work", help="scratch directory (default: a new temporary one, removed afterwards)")
     ap.add_argument("--measure", nargs=3, metavar=("KIND", "SOURCE", "STORE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -275,7 +377,9 @@ def main() -> None:
     proc = None
     try:
         if args.mongo_url:
-            url, pid = args.mongo_url.rstrip("/"), args.server_pid
+            url = args.mongo_url.rstrip("/")
+            pid = args.server_pid or pid_listening(url)
+            print(f"server at {url}: pid {pid or 'unknown (no server CPU)'}", flush=True)
         else:
             proc, url = start_server(args.secantusd, work)
             pid = proc.pid
@@ -291,11 +395,17 @@ def main() -> None:
             if kind == "incremental":
                 append(src, fresh)
             for name, store_url in stores.items():
-                r = in_child(kind, src, store_url, pid if store_url.startswith("mongodb") else None)
+                is_mongo = store_url.startswith("mongodb")
+                profile = ServerProfile(args.profile_server if is_mongo else None, pid, kind)
+                r = in_child(kind, src, store_url, pid if is_mongo else None)
+                summary = profile.stop()
                 results[name].append(r)
                 print(f"  {name} {kind}: {r['seconds']:.1f} s (store {r['store_s']:.1f} s, server CPU "
                       f"{r['server_cpu']:.1f} s), {r['round_trips']} round trips, load {r['load']}"
-                      + (f"; commands {r['commands']}, seconds waited {r['waited_by']}" if "commands" in r else ""), flush=True)
+                      + (f"; commands {r['commands']}, seconds waited {r['waited_by']}, statements {r['statements']}"
+                         if "commands" in r else "") + f"; store calls [n, s] {r['store_calls']}", flush=True)
+                if summary:
+                    print(summary, flush=True)
         print("| store | run | rows | seconds | store s | wait s | server CPU s | client CPU s | round trips "
               "| sent MB | received MB | groups | load |")
         print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
@@ -306,7 +416,10 @@ def main() -> None:
         for s, m in zip(sqlite, mongo_rs):
             ratio = m["seconds"] / s["seconds"]
             print(f"{s['kind']}: MongoDB / SQLite {ratio:.2f}x (target <= 1.5x: {'met' if ratio <= 1.5 else 'missed'});"
-                  f" MongoDB's store calls {m['store_s']:.1f} s, of which the server's CPU {m['server_cpu']:.1f} s")
+                  f" MongoDB wall {m['seconds']:.1f} s: store calls {m['store_s']:.1f} s, server CPU {m['server_cpu']:.1f} s,"
+                  f" client CPU {m['client_cpu'] + m['workers_cpu']:.1f} s (SQLite wall {s['seconds']:.1f} s,"
+                  f" CPU {s['client_cpu'] + s['workers_cpu']:.1f} s); in CPU seconds, which a busy machine does not"
+                  f" inflate: {(m['server_cpu'] + m['client_cpu'] + m['workers_cpu']) / (s['client_cpu'] + s['workers_cpu']):.2f}x")
     finally:
         if proc is not None:
             proc.terminate()

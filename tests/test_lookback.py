@@ -173,31 +173,37 @@ def test_stores_keep_row_watermarks_and_list_their_keys(a_store):
 
 
 def test_mongo_writes_row_watermarks_after_the_groups(monkeypatch):
-    """Cut before the row watermarks are written, the rows look changed to the next lookback."""
+    """Cut before the row watermarks are written, the rows look changed to the next lookback: the
+    MongoDB store writes the added rows' documents, with their watermarks, after the groups."""
     import mongomock
     from pymongo.errors import OperationFailure
 
+    from dedup.index.groups import Group, Pair
     from dedup.store.mongo import MongoStore
     from mongo_fixtures import MOCK_URL
 
     store = MongoStore(MOCK_URL, client=mongomock.MongoClient())
     ch = _changes(store, ["a", "b"], ["int:1", "int:2"])
+    ch.upsert_groups = [Group(1, ["a", "b"], [0, 1], [Pair("a", "b", 1)], ch.run_id, ch.run_id)]
     real = MongoStore._bulk
+    written = []
 
-    def cut(self, coll, ops):
-        ops = list(ops)
-        if any("$set" in getattr(op, "_doc", {}) for op, _ in ops):
+    def cut(self, coll, ops, **kw):
+        written.append(coll.name)
+        if coll.name == "fingerprints":
             raise OperationFailure("connection lost")
-        return real(self, coll, iter(ops))
+        return real(self, coll, ops, **kw)
 
     monkeypatch.setattr(MongoStore, "_bulk", cut)
     with pytest.raises(Exception, match="connection lost"):
         store.apply_changes(ch)
-    assert store.fingerprints("t") == {"a": 1, "b": 2}
-    assert store.row_watermarks("t", ["a", "b"]) == {"a": None, "b": None}
+    assert written.index("groups") < written.index("fingerprints")
+    assert [g.keys for g in store.groups("t")] == [["a", "b"]]
+    assert store.row_watermarks("t", ["a", "b"]) == {}  # no document: new to the next run
     monkeypatch.setattr(MongoStore, "_bulk", real)
     store.apply_changes(ch)
     assert store.row_watermarks("t", ["a", "b"]) == {"a": "int:1", "b": "int:2"}
+    assert store.fingerprints("t") == {"a": 1, "b": 2}
     store.close()
 
 

@@ -252,7 +252,7 @@ def test_reads_of_many_blocks_keys_and_groups_are_chunked(store, monkeypatch):
     names = [f"{p}:{v:04x}" for p in range(4) for v in range(1250)]  # 5,000 block names
     got = store.block_entries("petitions", names)
     assert got[LAYOUT.names(1)[0]] == [(1, "1")]
-    assert spy.count("find", BLOCKS) == math.ceil(5000 / mongo_blocks.NAMES_CHUNK) and spy.count("find_one") == 0
+    assert spy.count("find", BLOCKS) == math.ceil(5000 / mongo_blocks.NAMES_CHUNK) and spy.count("find_one", BLOCKS) == 0
     keys = [str(i) for i in range(12000)]
     assert store.fingerprints("petitions", keys) == {"1": 1, "2": 1 << 63}
     assert spy.count("find", "fingerprints") == math.ceil(12000 / mongo_module.KEYS_CHUNK)
@@ -305,7 +305,7 @@ def test_writes_are_bulk(store, monkeypatch):
     run_id = full(store, keys, fps, groups=groups, skipped=[Skipped(f"s{i}", "no_features") for i in range(150)],
                   sketches=[(fp, fp, fp) for fp in fps], terms={h: 1 for h in range(250)})
     per_row = [m for m, _ in spy.calls if m not in ("bulk_write", "delete_many")]
-    assert len(per_row) <= 3, spy.calls  # run counter, run record, table state
+    assert len(per_row) <= 4, spy.calls  # run counter, run record, blocks version, table state
     assert spy.count("bulk_write", "fingerprints") == n // 200
     assert spy.count("bulk_write", "groups") == 1 and spy.count("bulk_write", "skipped") == 2
     assert spy.count("bulk_write", "terms") == 3 and spy.count("delete_many", "terms") == 1
@@ -319,7 +319,7 @@ def test_writes_are_bulk(store, monkeypatch):
                                                for i, k in enumerate(list(new)[:150])],
                                 sketches={k: (1, 2, fp) for k, fp in new.items()}))
     per_row = [m for m, _ in spy.calls if m not in ("bulk_write", "delete_many")]
-    assert len(per_row) <= 1, spy.calls  # table state
+    assert len(per_row) <= 2, spy.calls  # blocks version, table state
     assert spy.count("bulk_write", "terms") == 0 and spy.count("delete_many", "terms") == 0
     assert spy.count("bulk_write", "fingerprints") == 3 and spy.count("bulk_write", "groups") == 2
     assert spy.count("bulk_write") <= 10
@@ -330,6 +330,34 @@ def test_writes_are_bulk(store, monkeypatch):
     assert store.fingerprints("petitions") == final
     assert store.sketches("petitions", list(final)) == {
         **{k: (fp, fp, fp) for k, fp in final.items() if k not in new}, **{k: (1, 2, fp) for k, fp in new.items()}}
+
+
+def test_changes_find_again_only_the_blocks_block_entries_did_not_read(opener, monkeypatch):
+    """An incremental run reads its new rows' blocks (block_entries), then writes to them: the
+    writes start from what that read found, unless a store wrote to the blocks in between."""
+    store, other = opener(bucket_size=2), opener(bucket_size=2)
+    keys = [str(i) for i in range(6)]
+    old = dict(zip(keys, [5, 6, 7, 5, 6, 7]))
+    run_id = full(store, keys, list(old.values()))
+    add = {"6": 5, "7": 6}
+    spy = Spy(monkeypatch, type(store.db[BLOCKS]), ["find"])
+    store.block_entries("petitions", sorted({n for fp in add.values() for n in LAYOUT.names(fp)}))
+    read = spy.count("find", BLOCKS)
+    store.apply_changes(changes(run_id, remove=["0"], old=old, add=add))  # 0's blocks are 6's: all read
+    assert spy.count("find", BLOCKS) == read
+    check_buckets(store.db, 2)
+
+    store.block_entries("petitions", LAYOUT.names(7))
+    other.apply_changes(changes(run_id, add={"8": 7}))  # another store fills the blocks of 7 up
+    before = spy.count("find", BLOCKS)
+    store.apply_changes(changes(run_id, add={"9": 7}))
+    assert spy.count("find", BLOCKS) > before  # found again, not taken from what it read before
+    check_buckets(store.db, 2)
+    own = [n for n in LAYOUT.names(7) if n not in LAYOUT.names(5)]  # the block only rows of 7 are in
+    got = store.block_entries("petitions", own)
+    assert own and all(sorted(k for _, k in got[n]) == ["2", "5", "8", "9"] for n in own)
+    store.close()
+    other.close()
 
 
 # --- a full run swaps blocks; interrupted changes repair themselves -----------------------------
@@ -376,8 +404,10 @@ def interrupted_full_setup(store):
     return snap
 
 
-REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "run_changes", "skipped", "terms"]
-APPLY_WRITES = ["blocks.petitions", "fingerprints", "blocks.petitions", "skipped", "groups", "run_changes"]
+# groups twice: replacing the ids stored before, inserting the others; the added and skipped rows'
+# documents last, with their watermarks
+REPLACE_WRITES = ["tmp.<run>.blocks.petitions", "fingerprints", "groups", "groups", "run_changes", "skipped", "terms"]
+APPLY_WRITES = ["blocks.petitions", "blocks.petitions", "groups", "run_changes", "fingerprints", "skipped"]
 
 
 def test_the_interruption_tests_cut_every_bulk_write(opener, monkeypatch):

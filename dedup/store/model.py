@@ -159,7 +159,8 @@ class TableChanges:
     5. ``changes`` are recorded as the run's history (replacing any of the same run and group);
     6. last, the table's version stamp and watermark (a store without transactions writes the
        rows' watermarks ``add_row_watermarks`` just before it, so a row whose run was cut short
-       never looks already done to the next run's lookback).
+       never looks already done to the next run's lookback; the MongoDB store writes the added
+       and skipped rows' documents of steps 2 and 3 there, whole, with their watermarks).
 
     Term counts are left as they are: only a full run (TableSnapshot) changes them.
 

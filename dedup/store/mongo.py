@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from bson.int64 import Int64
-from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument, UpdateOne
+from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
 from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
 
 from ..db.masking import mask_secrets
@@ -33,7 +33,7 @@ from .mongo_docs import (blocks_name, change_doc, chunks, client_options, databa
                          group_doc, guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
-KEYS_CHUNK = 250  # row keys or group ids per $in (kept short: see mongo_blocks.NAMES_CHUNK)
+KEYS_CHUNK = 50  # row keys or group ids per $in (kept short: see mongo_blocks.NAMES_CHUNK)
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
@@ -189,9 +189,13 @@ class MongoStore(BlockDocuments, MongoDecisions):
     @_guarded
     def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
         blocks = self.db[blocks_name(table)]
+        names = list(dict.fromkeys(block_names))
+        version = self._blocks_version(table)  # before the documents: see BlockDocuments._read_blocks
         docs: list[dict] = []
-        for chunk in chunks(list(dict.fromkeys(block_names)), NAMES_CHUNK):
-            docs.extend(blocks.find({"blockName": {"$in": chunk}}, {"_id": 0, "blockName": 1, "seq": 1, "info": 1}))
+        for chunk in chunks(names, NAMES_CHUNK):
+            docs.extend(blocks.find({"blockName": {"$in": chunk}},
+                                    {"blockName": 1, "seq": 1, "count": 1, "bytes": 1, "info": 1}))
+        self._remember_blocks(table, version, names, docs)
         out: dict[str, list[tuple[int, str]]] = {}
         for d in sorted(docs, key=lambda d: (d["blockName"], d["seq"])):
             if d["info"]:
@@ -251,6 +255,7 @@ class MongoStore(BlockDocuments, MongoDecisions):
         term_hashes, term_counts = checked_terms(t, snap.terms)
         live = blocks_name(t)
         tmp = f"tmp.{snap.run_id}.{live}"
+        self._new_blocks_version(t)
         self.db.drop_collection(tmp)  # a crashed attempt of this run
         self.db.create_collection(tmp)  # renamed below even when no document goes in
         self._shard_like(live, tmp)
@@ -272,10 +277,13 @@ class MongoStore(BlockDocuments, MongoDecisions):
             for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)), load=True)
         # groups by id, and only then the ids that are no more: a store interrupted here still holds
         # every group by its id for the next full run to match (dedup.runs.lineage)
+        before = set(self.db.groups.distinct("group_id", {"table": t}))
         self._bulk(self.db.groups, (
             (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, snap.run_id), upsert=True), 64 * g.size)
-            for g in snap.groups))
-        stale = sorted(set(self.db.groups.distinct("group_id", {"table": t})) - {int(g.id) for g in snap.groups})
+            for g in snap.groups if int(g.id) in before))
+        self._bulk(self.db.groups, ((group_doc(t, g, snap.run_id), 64 * g.size) for g in snap.groups
+                                    if int(g.id) not in before), replace_on=("table", "group_id"))
+        stale = sorted(before - {int(g.id) for g in snap.groups})
         for chunk in chunks(stale, KEYS_CHUNK):
             self.db.groups.delete_many({"table": t, "group_id": {"$in": chunk}})
         self._add_changes(t, snap.run_id, snap.changes)
@@ -307,29 +315,27 @@ class MongoStore(BlockDocuments, MongoDecisions):
         pull: dict[str, set[str]] = {}
         for name, key in [*zip(ch.remove_blocks.names, ch.remove_blocks.keys), *zip(ch.add_blocks.names, ch.add_blocks.keys)]:
             pull.setdefault(name, set()).add(key)
-        self._pull(blocks, pull)
-        # 2. added rows (whole documents: a row added again without a sketch keeps no old one)
-        self._bulk(self.db.fingerprints, (
-            (ReplaceOne({"table": t, "key": k}, fingerprint_doc(t, k, to_signed(fp), sig), upsert=True),
-             _doc_bytes(sig)) for k, fp, sig in zip(ch.add_keys, fps, sigs)))
-        self._push(blocks, added)
-        # 3. skipped rows
-        self._bulk(self.db.skipped, (
-            (ReplaceOne({"table": t, "key": s.key}, skipped_doc(t, s), upsert=True), 256) for s in ch.skipped))
-        # 4. groups
+        pulls, pushes = self._block_writes(blocks, t, pull, added)
+        self._new_blocks_version(t)  # before the first write to the blocks
+        self._bulk(blocks, iter(pulls))
+        # 2. added entries; the added rows' documents are written with their watermarks, below
+        self._bulk(blocks, iter(pushes))
+        # 4. groups (3., the skipped rows, below too)
         for chunk in chunks(sorted({int(i) for i in ch.delete_groups}), KEYS_CHUNK):
             self.db.groups.delete_many({"table": t, "group_id": {"$in": chunk}})
-        self._bulk(self.db.groups, (
-            (ReplaceOne({"table": t, "group_id": int(g.id)}, group_doc(t, g, ch.run_id), upsert=True), 64 * g.size)
-            for g in ch.upsert_groups))
+        self._bulk(self.db.groups, ((group_doc(t, g, ch.run_id), 64 * g.size) for g in ch.upsert_groups),
+                   replace_on=("table", "group_id"))
         # 5. the run's history
         self._add_changes(t, ch.run_id, ch.changes)
-        # the rows' watermarks once their groups are written: a cut-short run's rows look changed
-        for coll, marks in ((self.db.fingerprints, zip(ch.add_keys, ch.add_row_watermarks or ())),
-                            (self.db.skipped, ((s.key, s.watermark) for s in ch.skipped))):
-            ops = [(UpdateOne({"table": t, "key": k}, {"$set": {"wm": wm}}), 96) for k, wm in marks if wm is not None]
-            if ops:
-                self._bulk(coll, iter(ops))
+        # 2. and 3.: the added and skipped rows' documents, whole (a row added again without a sketch
+        # keeps no old one), each written once with the row's watermark, after its groups: a
+        # cut-short run's rows have no document, or an old one, so they look changed to the next run
+        wms = ch.add_row_watermarks or [None] * len(fps)
+        self._bulk(self.db.fingerprints, (
+            (fingerprint_doc(t, k, to_signed(fp), sig, wm), _doc_bytes(sig))
+            for k, fp, sig, wm in zip(ch.add_keys, fps, sigs, wms)), replace_on=("table", "key"))
+        self._bulk(self.db.skipped, ((skipped_doc(t, s, s.watermark), 256) for s in ch.skipped),
+                   replace_on=("table", "key"))
         # 6. state, last
         self._set_state(t, ch.version, ch.watermark, ch.upsert_groups)
 
@@ -337,9 +343,8 @@ class MongoStore(BlockDocuments, MongoDecisions):
     def _add_changes(self, table: str, run_id: int, changes: list[GroupChange]) -> None:
         """The run's history, a document per (run, group id), each replaced if written before."""
         self._bulk(self.db.run_changes, (
-            (ReplaceOne({"table": table, "run": int(run_id), "group": c.group},
-                        change_doc(table, run_id, c), upsert=True), 128 + 16 * (len(c.added) + len(c.removed)))
-            for c in changes))
+            (change_doc(table, run_id, c), 128 + 16 * (len(c.added) + len(c.removed))) for c in changes),
+            replace_on=("table", "run", "group"))
 
     def _shard_like(self, live: str, tmp: str) -> None:
         """A sharded live block collection (its key in ``config.collections``, as a mongos shows
