@@ -132,6 +132,7 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
                                 [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions)
         changes, rows_left = settle_groups(store, run, tname, groups)
         store.replace_table_staged(snapshot(run, recipe, terms, groups, changes, got.extra, got.rows.watermark))
+        log.debug("%s: %d groups, staging swapped in, %.1f s", tname, len(groups), time.perf_counter() - started)
         r = got.rows
         result = FullResult(tname, terms=terms, groups=groups, skipped=r.skipped, rows_read=r.rows_read,
                             watermark=r.watermark, seconds=time.perf_counter() - started, truncated=r.truncated,
