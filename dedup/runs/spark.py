@@ -23,11 +23,15 @@ writes), so the two cannot drift apart. No row passes through the driver:
    included, and the next local ``dedup incremental`` goes on from it. A run that fails before
    the swap leaves the previous results in place; the next run deletes what it staged.
 
-Limits: the driver holds the grouped rows' keys and fingerprints (the pairs), the groups, and the
-records of skipped rows; a record table's learning collects every row's signature words. The
-tasks read the source and write the store directly, so executors need both drivers and network
-access to both. A MongoDB store is swapped without a transaction (as a local full run): a run
-that fails during the swap is repaired by running it again.
+Limits: the driver holds the grouped rows' keys and fingerprints (the verified pairs: more than
+one a grouped row where groups are dense), the groups and the stored groups (lineage), and the
+records of skipped rows; with IDF the term counts of every key range (a range's distinct terms,
+not its rows) and the table's; a record table's learning (``fingerprint: fields``) collects every
+row's signature words. Everything else a row has stays in the executors. The tasks read the
+source and write the store directly, so executors need both drivers and network access to both.
+A MongoDB store is swapped without a transaction (as a local full run): a run that fails during
+the swap is repaired by running it again; a task re-run as part of a re-attempted Spark stage
+(not a task retry) would double the MongoDB block documents it staged.
 """
 
 from __future__ import annotations
