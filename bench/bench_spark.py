@@ -96,6 +96,7 @@ def main() -> None:
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--partitions", type=int, default=0, help="key ranges (0: two a core)")
     ap.add_argument("--workers", type=int, default=2, help="featurising processes of the local run")
+    ap.add_argument("--spark-only", action="store_true", help="no local run (to measure the Spark driver alone)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("dedup.runs.spark").setLevel(logging.DEBUG)  # the Spark run's steps, timed
@@ -127,6 +128,8 @@ def main() -> None:
               f"{len(far.groups):,} groups  (+{session_s:.1f} s starting the session)  "
               f"driver peak {driver_mb:.0f} MB (during the run {rss.peak:.0f} MB, "
               f"{rss.start:.0f} MB at its start)  load {load()}", flush=True)
+        if args.spark_only:
+            return
 
         t = time.perf_counter()
         local = run_full(config(source_url, tmp / "local.db", args.workers), "petitions")

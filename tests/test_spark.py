@@ -344,3 +344,32 @@ def test_spark_into_a_postgresql_store(spark, tmp_path, postgres_url):
     assert len(local.groups) > 20 and groups_of(far) == groups_of(local)
     names = block_names(local_cfg, local)
     assert stored(pg_cfg, names) == stored(local_cfg, names)
+
+
+def test_decisions_are_applied_as_the_local_run_applies_them(spark, tmp_path):
+    """A 'same' decision joins two rows no pair links (their fingerprints come from the executors)
+    and a 'different' one cuts a pair; both runs group alike and mark them applied."""
+    from dedup.index.decisions import Decision
+    from dedup.runs.spark import run_full_spark
+
+    source_url, _ = sample_db(tmp_path, 800, seed=21)
+    local_cfg, spark_cfg = configs(tmp_path, source_url)
+    first = run_full(local_cfg, "petitions")
+    grouped = {k for g in first.groups for k in g.keys}
+    alone = [k for k in first.keys if k not in grouped][:2]
+    cut = next(g.pairs[0] for g in first.groups if g.size == 2)
+    decisions = [Decision(*alone, "same"), Decision(cut.a, cut.b, "different")]
+    for cfg in (local_cfg, spark_cfg):
+        store = open_store(cfg.store_url)
+        store.put_decisions("petitions", decisions)
+        store.close()
+    local = run_full(local_cfg, "petitions")
+    far = run_full_spark(spark_cfg, "petitions", spark=spark)
+    assert groups_of(far) == groups_of(local)
+    assert sorted(alone, key=int) in [g.keys for g in far.groups]
+    assert not any({cut.a, cut.b} <= set(g.keys) for g in far.groups)
+    store = open_store(spark_cfg.store_url)
+    try:
+        assert not store.decisions("petitions", pending=True)
+    finally:
+        store.close()
