@@ -109,7 +109,9 @@ def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
                groups: list[Group], started: float, decisions=(), clock: StageClock | None = None) -> FullResult:
-    """Replace the table's results in the store with a full run's, and record the run as finished."""
+    """Replace the table's results in the store with a full run's, and record the run as finished:
+    the groups keep the ids of the stored groups they overlap most (settle_groups), the run's
+    changes are kept, and the ``decisions`` the groups were made with are marked applied."""
     clock = clock or StageClock()
     fps = fingerprints_of(sketches, len(rows.keys))
     changes, rows_left = settle_groups(store, run, recipe.table.name, groups)
@@ -129,7 +131,7 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
 # The parts of storing a full run that the local run and dedup.runs.spark share (the Spark run's
 # rows reach the store from its executors, not through a snapshot of them):
 
-def settle_groups(store: Store, run, table: str, groups: list[Group]) -> tuple[list, dict]:
+def settle_groups(store: Store, run, table: str, groups: list[Group]) -> tuple:
     """Give the groups the ids of the stored groups they overlap most (dedup.runs.lineage) and
     return what the run did to each id (lineage.describe)."""
     before = {g.id: g for g in store.groups(table)}
