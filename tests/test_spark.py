@@ -6,6 +6,7 @@ except under CI (``CI`` set), where a missing Spark fails the run (.ci/run insta
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 
@@ -19,10 +20,13 @@ from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.runs.recipe import Recipe
 from dedup.store import open_store
-from helpers import config_for
+from helpers import config_for, delete_rows
+import mongo_fixtures
+from mongo_fixtures import store_url_of
 
 IN_CI = bool(os.environ.get("CI"))
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+mongo_live_url = mongo_fixtures.mongo_live_url  # a fixture
 BIG_ROWS = 50_000  # the generated table of the issue; its pair of runs takes minutes on two cores
 
 
@@ -73,9 +77,10 @@ def stored(config, names: list[str]) -> dict:
     store = open_store(config.store_url)
     try:
         state = store.state("petitions")
+        fps = store.fingerprints("petitions")
         return {
-            "version": state.version, "watermark": state.watermark,
-            "fingerprints": store.fingerprints("petitions"),
+            "version": state.version, "watermark": state.watermark, "fingerprints": fps,
+            "sketches": store.sketches("petitions", list(fps)), "row_watermarks": store.row_watermarks("petitions", list(fps)),
             "groups": [(g.id, g.keys, g.distances, [(p.a, p.b, p.distance) for p in g.pairs])
                        for g in store.groups("petitions")],
             "skipped": sorted((s.key, s.reason) for s in store.skipped("petitions")),
@@ -106,7 +111,7 @@ def test_demo_table_same_groups_and_same_store(spark, tmp_path):
     assert len(local.groups) > 50
     assert groups_of(far) == groups_of(local)
     assert far.summary() | {"seconds": 0} == local.summary() | {"seconds": 0}
-    assert far.keys == local.keys and np.array_equal(far.sketches, local.sketches)
+    assert far.fingerprinted == len(local.keys) and far.keys == []  # the rows stayed in the executors
     names = block_names(local_cfg, local)
     assert stored(spark_cfg, names) == stored(local_cfg, names)
 
@@ -214,3 +219,157 @@ def test_record_table_same_groups(spark, tmp_path):
     finally:
         for s in stores:
             s.close()
+
+
+# -- the executors write the store: what the driver receives, a run stopped part way -------------
+
+def collected_by(monkeypatch) -> list:
+    """Every list the driver's RDD.collect returns from now on."""
+    from pyspark import RDD
+
+    seen: list = []
+    original = RDD.collect
+
+    def spy(self):
+        out = original(self)
+        seen.append(out)
+        return out
+    monkeypatch.setattr(RDD, "collect", spy)
+    return seen
+
+
+def carried(obj, kinds=(np.ndarray, bytes, bytearray)) -> list:
+    """The objects of ``kinds`` anywhere in ``obj`` (a row's sketch travels as an array or bytes)."""
+    if isinstance(obj, kinds):
+        return [obj]
+    if isinstance(obj, dict):
+        return [a for kv in obj.items() for x in kv for a in carried(x, kinds)]
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return [a for x in obj for a in carried(x, kinds)]
+    if dataclasses.is_dataclass(obj):
+        return [a for f in dataclasses.fields(obj) for a in carried(getattr(obj, f.name), kinds)]
+    return []
+
+
+def test_the_driver_receives_no_rows(spark, tmp_path, monkeypatch):
+    """No sketch reaches the driver, and no key but those of grouped or skipped rows and the
+    furthest watermark position of each key range."""
+    from dedup.runs.spark import run_full_spark
+
+    source_url, sample = sample_db(tmp_path, 1500, seed=3)
+    local_cfg, spark_cfg = configs(tmp_path, source_url)
+    seen = collected_by(monkeypatch)
+    far = run_full_spark(spark_cfg, "petitions", spark=spark, partitions=4)
+    monkeypatch.undo()
+    local = run_full(local_cfg, "petitions")
+    assert groups_of(far) == groups_of(local) and far.fingerprinted == len(local.keys)
+    assert seen and not carried(seen)
+    every_key = set(local.keys)
+    keys_seen = {s for s in carried(seen, str) if s in every_key}
+    told = {k for g in local.groups for k in g.keys} | {s.key for s in local.skipped}
+    assert len(keys_seen - told) <= 4 < len(every_key - told)
+
+
+def spark_and_twin(tmp_path, source_url: str, store_url: str):
+    """A config on ``store_url`` and its twin on a SQLite store that only local runs fill."""
+    return tuple(config_for(source_url, url, fields=FIELDS, watermark="updated_at", batch_size=250)
+                 for url in (store_url, f"sqlite:///{tmp_path / 'twin-store.db'}"))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "mongo_live"])
+def test_a_stopped_spark_run_keeps_the_previous_results_and_the_next_run_succeeds(spark, tmp_path, kind, request,
+                                                                                  monkeypatch):
+    """Stopped after the executors staged (SQLite and MongoDB) or inside the swap (SQL: one
+    transaction): the store holds the previous run's results; the next run cleans the staging
+    up and stores what a local run does (the twin store)."""
+    from dedup.runs.spark import run_full_spark
+    from dedup.store.model import staging_name
+
+    source_url, sample = sample_db(tmp_path, 1000, seed=9)
+    delete_rows(source_url, *range(801, 1001))
+    cfg, twin = spark_and_twin(tmp_path, source_url, store_url_of(kind, request, tmp_path, monkeypatch))
+    run_full(cfg, "petitions")
+    run_full(twin, "petitions")
+    _append(source_url, sample.rows[800:])
+    whole = run_full(twin, "petitions")
+    names = block_names(twin, whole)
+    before = stored(cfg, names)
+    probe = open_store(cfg.store_url)
+    store_class = type(probe)
+    probe.close()
+
+    def stop(*_a, **_k):
+        raise RuntimeError("the driver was stopped")
+    points = ["after staging"] + (["inside the swap"] if kind == "sqlite" else [])
+    for point in points:
+        with monkeypatch.context() as m:
+            m.setattr(*((store_class, "replace_table_staged", stop) if point == "after staging"
+                        else ("dedup.store.sql_write.set_state", stop)))
+            with pytest.raises(RuntimeError, match="stopped"):
+                run_full_spark(cfg, "petitions", spark=spark)
+        assert stored(cfg, names) == before, point
+    store = open_store(cfg.store_url)
+    try:
+        stopped = [r.id for r in store.runs("petitions") if r.status == "failed"]
+        # each run deletes what earlier stopped ones staged: the last one's rows are still there
+        assert len(stopped) == len(points) and store.count_keys(staging_name("petitions", max(stopped))) > 0
+    finally:
+        store.close()
+    far = run_full_spark(cfg, "petitions", spark=spark)
+    assert groups_of(far) == groups_of(whole)
+    assert stored(cfg, names) == stored(twin, names)
+    store = open_store(cfg.store_url)
+    try:
+        assert not any(store.count_keys(staging_name("petitions", i)) for i in [*stopped, far.run_id])
+    finally:
+        store.close()
+
+
+def _append(source_url: str, rows: list[dict]) -> None:
+    engine = sa.create_engine(source_url)
+    tbl = sa.Table("petitions", sa.MetaData(), autoload_with=engine)
+    with engine.begin() as conn:
+        conn.execute(tbl.insert(), rows)
+    engine.dispose()
+
+
+def test_spark_into_a_postgresql_store(spark, tmp_path, postgres_url):
+    from dedup.runs.spark import run_full_spark
+
+    source_url, _ = sample_db(tmp_path, 1200, seed=13)
+    local_cfg, pg_cfg = (config_for(source_url, url, fields=FIELDS, watermark="updated_at", batch_size=250)
+                         for url in (f"sqlite:///{tmp_path / 'local-store.db'}", postgres_url))
+    local = run_full(local_cfg, "petitions")
+    far = run_full_spark(pg_cfg, "petitions", spark=spark)
+    assert len(local.groups) > 20 and groups_of(far) == groups_of(local)
+    names = block_names(local_cfg, local)
+    assert stored(pg_cfg, names) == stored(local_cfg, names)
+
+
+def test_decisions_are_applied_as_the_local_run_applies_them(spark, tmp_path):
+    """A 'same' decision joins two rows no pair links (their fingerprints come from the executors)
+    and a 'different' one cuts a pair; both runs group alike and mark them applied."""
+    from dedup.index.decisions import Decision
+    from dedup.runs.spark import run_full_spark
+
+    source_url, _ = sample_db(tmp_path, 800, seed=21)
+    local_cfg, spark_cfg = configs(tmp_path, source_url)
+    first = run_full(local_cfg, "petitions")
+    grouped = {k for g in first.groups for k in g.keys}
+    alone = [k for k in first.keys if k not in grouped][:2]
+    cut = next(g.pairs[0] for g in first.groups if g.size == 2)
+    decisions = [Decision(*alone, "same"), Decision(cut.a, cut.b, "different")]
+    for cfg in (local_cfg, spark_cfg):
+        store = open_store(cfg.store_url)
+        store.put_decisions("petitions", decisions)
+        store.close()
+    local = run_full(local_cfg, "petitions")
+    far = run_full_spark(spark_cfg, "petitions", spark=spark)
+    assert sorted(groups_of(far)) == sorted(groups_of(local))  # in id order: the local store's ids are older
+    assert sorted(alone, key=int) in [g.keys for g in far.groups]
+    assert not any({cut.a, cut.b} <= set(g.keys) for g in far.groups)
+    store = open_store(spark_cfg.store_url)
+    try:
+        assert not store.decisions("petitions", pending=True)
+    finally:
+        store.close()

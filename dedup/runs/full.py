@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -51,6 +51,7 @@ class FullResult:
     truncated_rows: list[str] = field(default_factory=list)  # keys of rows with a cell cut (the first 100)
     stages: dict[str, float] = field(default_factory=dict)  # wall-clock seconds per stage (dedup.runs.clock)
     stages_cpu: dict[str, float] = field(default_factory=dict)  # the main process's CPU seconds per stage
+    fingerprinted: int | None = None  # rows fingerprinted, when ``keys`` does not hold them (dedup.runs.spark)
 
     @property
     def rows_in_groups(self) -> int:
@@ -59,7 +60,8 @@ class FullResult:
     def summary(self) -> dict:
         reasons = [s.reason for s in self.skipped]
         return {
-            "table": self.table, "run": self.run_id, "rows": self.rows_read, "fingerprinted": len(self.keys),
+            "table": self.table, "run": self.run_id, "rows": self.rows_read,
+            "fingerprinted": len(self.keys) if self.fingerprinted is None else self.fingerprinted,
             "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
             "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
@@ -110,30 +112,51 @@ def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
                groups: list[Group], started: float, decisions=(), clock: StageClock | None = None,
                distinct=None) -> FullResult:
-    """Replace the table's results in the store with a full run's, and record the run as finished
-    (the local run and dedup.runs.spark both end here, so they store alike): the groups keep the
-    ids of the stored groups they overlap most (dedup.runs.lineage), the run's changes are kept,
-    and the ``decisions`` the groups were made with are marked applied."""
+    """Replace the table's results in the store with a full run's, and record the run as finished:
+    the groups keep the ids of the stored groups they overlap most (settle_groups), the run's
+    changes are kept, and the ``decisions`` the groups were made with are marked applied."""
     clock = clock or StageClock()
     fps = fingerprints_of(sketches, len(rows.keys))
-    before = {g.id: g for g in store.groups(recipe.table.name)}
-    keep_ids(groups, list(before.values()), store.max_group_id(recipe.table.name) + 1, run.id)
-    changes, rows_left = describe(before, groups)
+    changes, rows_left = settle_groups(store, run, recipe.table.name, groups)
     with clock.stage("block names"):
         blocks = recipe.block_entries(rows.keys, sketches, distinct=distinct)
     with clock.stage("store"):
-        store.replace_table(TableSnapshot(
-            table=recipe.table.name, run_id=run.id, keys=rows.keys, fingerprints=fps, groups=groups,
-            skipped=rows.skipped, version=recipe.version(terms), watermark=rows.watermark,
-            sketches=extra_words(sketches), terms=TermCounts(*terms.kept()) if terms is not None else None,
-            blocks=blocks, changes=changes,
+        store.replace_table(replace(
+            snapshot(run, recipe, terms, groups, changes, rows.skipped, rows.watermark), keys=rows.keys,
+            fingerprints=fps, sketches=extra_words(sketches), blocks=blocks,
             row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None))
     result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                         rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
                         run.id, counts(changes, rows_left), rows.truncated_rows, clock.seconds, clock.cpu)
-    log.info("%s: stages: %s", recipe.table.name, clock.line())
+    return finish_full(store, run, result, decisions, clock)
+
+
+# The parts of storing a full run that the local run and dedup.runs.spark share (the Spark run's
+# rows reach the store from its executors, not through a snapshot of them):
+
+def settle_groups(store: Store, run, table: str, groups: list[Group]) -> tuple:
+    """Give the groups the ids of the stored groups they overlap most (dedup.runs.lineage) and
+    return what the run did to each id (lineage.describe)."""
+    before = {g.id: g for g in store.groups(table)}
+    keep_ids(groups, list(before.values()), store.max_group_id(table) + 1, run.id)
+    return describe(before, groups)
+
+
+def snapshot(run, recipe: Recipe, terms: TermModel | None, groups: list[Group], changes: list,
+             skipped: list[Skipped], watermark: dict | None) -> TableSnapshot:
+    """A full run's snapshot without per-row data (replace_table_staged takes it as it is)."""
+    return TableSnapshot(
+        table=recipe.table.name, run_id=run.id, keys=[], fingerprints=np.empty(0, np.uint64), groups=groups,
+        skipped=skipped, version=recipe.version(terms), watermark=watermark,
+        terms=TermCounts(*terms.kept()) if terms is not None else None, changes=changes)
+
+
+def finish_full(store: Store, run, result: FullResult, decisions=(), clock: StageClock | None = None) -> FullResult:
+    """Record the run as finished, the ``decisions`` the groups were made with marked applied."""
+    if clock is not None:
+        log.info("%s: stages: %s", result.table, clock.line())
     if decisions:
-        store.mark_decisions_applied(recipe.table.name, [d.pair for d in decisions], run.id)
+        store.mark_decisions_applied(result.table, [d.pair for d in decisions], run.id)
     store.finish_run(run.id, "ok", result.summary())
     return result
 

@@ -1,25 +1,37 @@
-"""`dedup full --engine spark`: the full run on Apache Spark, with exactly the local run's groups.
+"""`dedup full --engine spark`: the full run on Apache Spark, with exactly the local run's groups and store.
 
 The work is the local run's, cut where it parallelises, and every step calls the code the local
-run calls (dedup.runs.stages.read_rows, Recipe.sketch / block_names / verify, key_pairs), so the
-two cannot drift apart:
+run calls (dedup.runs.stages.read_rows, Recipe.sketch / block_names / verify, the store's bulk
+writes), so the two cannot drift apart. No row passes through the driver:
 
 1. The driver cuts the table's keys into ranges of about equal rows (``Source.split_keys``); each
-   Spark task reads its range with the keyset reader and featurises and sketches it (``read_part``).
-   With IDF the tasks first count their terms' documents, the driver adds the counts up, and the
-   tasks sketch with the table's TermModel.
-2. The driver collects keys and sketches (they go to the store from there) and learns what a
-   record recipe learns from the whole table.
-3. Candidates in Spark: rows with identical sketches are linked to the lowest-key one (as
-   ``distinct_rows``), the distinct ones are exploded into their block names, grouped by name, and
-   each bucket, its members in key order, makes the pairs the local search makes in it
-   (``bucket_pairs``: the anchored-bucket rule of match.anchors) and verifies them.
-4. The verified pairs are collected; groups, block entries and the store write are the local
-   run's (dedup.runs.full.store_full), so the store is the one a local full run leaves, version
-   stamp included, and the next local ``dedup incremental`` goes on from it.
+   Spark task reads its range with the keyset reader and featurises and sketches it
+   (dedup.runs.spark_parts). With IDF the tasks first count their terms' documents and the driver
+   adds the counts up. The driver collects a PartInfo a range (counts, the furthest watermark,
+   the rows set aside) and the keys two ranges both read (a shuffle of the keys); a record
+   recipe's learning (Recipe.learn) gets the signature words of every row, collected for it.
+2. The executors stage their rows into the store themselves (dedup.runs.spark_stage:
+   Store.stage_rows, fingerprints with sketches and row watermarks, and skipped rows).
+3. Candidates in Spark (dedup.runs.spark_search): identical sketches linked to the lowest-key
+   row, the distinct ones named with the learned recipe and grouped by block name; each bucket
+   makes and verifies the pairs the local search makes in it and files its rows' block entries,
+   which the executors stage too (Store.stage_blocks).
+4. The driver collects the verified pairs (with their rows' fingerprints), makes the groups
+   (decisions and stable ids as the local run: dedup.runs.full.settle_groups) and swaps the
+   staging in with groups, run history, terms and state in one step
+   (Store.replace_table_staged): the store is the one a local full run leaves, version stamp
+   included, and the next local ``dedup incremental`` goes on from it. A run that fails before
+   the swap leaves the previous results in place; the next run deletes what it staged.
 
-Limits: the driver holds every row's key, sketch and block entries while it writes the store (as
-a local run does); the tasks read the source directly, so executors need its driver and network.
+Limits: the driver holds the grouped rows' keys and fingerprints (the verified pairs: more than
+one a grouped row where groups are dense), the groups and the stored groups (lineage), and the
+records of skipped rows; with IDF the term counts of every key range (a range's distinct terms,
+not its rows) and the table's; a record table's learning (``fingerprint: fields``) collects every
+row's signature words. Everything else a row has stays in the executors. The tasks read the
+source and write the store directly, so executors need both drivers and network access to both.
+A MongoDB store is swapped without a transaction (as a local full run): a run that fails during
+the swap is repaired by running it again; a task re-run as part of a re-attempted Spark stage
+(not a task retry) would double the MongoDB block documents it staged.
 """
 
 from __future__ import annotations
@@ -29,35 +41,23 @@ import os
 import sys
 import time
 import uuid
-from collections import Counter
-from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..config.model import Config
-from ..db.source import Source
-from ..index.keys import key_sort
-from ..index.minhash import key_pairs
-from ..store import Skipped
-from ..text.terms import TermModel
+from ..index.decisions import decided_keys
 from ..index.groups import Pair
-from ..index.pairs import VERIFY_CHUNK
-from .full import FullResult, learned, store_full
+from .lineage import counts
+from ..text.terms import TermModel
+from .full import FullResult, finish_full, learned, settle_groups, snapshot
 from .locking import table_run
-from .recipe import Recipe, fingerprints_of
-from .stages import NULL_KEY, Rows, read_rows
+from .recipe import Recipe
+from .spark_parts import Part, info_of, kept, merged, merged_terms, read_part, repeated_keys, sketched
+from .spark_search import ENTRY, PAIR, searched
+from .spark_stage import stage_entries, stage_part
 
 log = logging.getLogger(__name__)
 DEFAULT_PARTITIONS = 0  # 0: two a core of the Spark context (defaultParallelism * 2)
-
-
-@dataclass
-class Part:
-    """One key range's rows, as a task read them."""
-
-    index: int
-    rows: Rows
-    sketches: np.ndarray | None = None
 
 
 def spark_session(master: str | None = None):
@@ -82,7 +82,11 @@ def spark_session(master: str | None = None):
 
 def run_full_spark(config: Config, table: str | None = None, spark=None, partitions: int = DEFAULT_PARTITIONS,
                    master: str | None = None) -> FullResult:
-    """A full run on Spark; the result and the store are those of ``dedup.runs.full.run_full``."""
+    """A full run on Spark; the groups and the store are those of ``dedup.runs.full.run_full``
+    (the result holds no per-row data: ``keys`` and ``sketches`` are empty, ``fingerprinted``
+    counts the rows)."""
+    from pyspark import StorageLevel
+
     recipe = Recipe.of(config, table)
     started = time.perf_counter()
     spark = spark or spark_session(master)
@@ -96,151 +100,60 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
         if recipe.idf:  # the term counts of the whole table first: the features are kept for the sketches
             featured = parts.cache()
             terms = merged_terms(featured.map(lambda p: TermModel.learn(p.rows.features)).collect())
-        parts = featured.map(lambda p: _slim(sketched(config, tname, p, terms))).cache()
-        rows, sketches, drop = merged_rows(sorted(parts.collect(), key=lambda p: p.index), recipe)
+        parts = featured.map(lambda p: sketched(config, tname, p, terms)).persist(StorageLevel.MEMORY_AND_DISK)
+        infos = parts.map(info_of).collect()
         featured.unpersist()
-        log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, rows.rows_read, len(ranges),
+        got = merged(infos, repeated_keys(parts))
+        drop, twice, width = got.drop, got.twice, max((i.width for i in infos), default=recipe.width)
+        log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, got.rows.rows_read, len(ranges),
                   time.perf_counter() - started)
-        recipe = learned(recipe, sketches)
-        keyed = parts.flatMap(lambda p: [(k, p.sketches[i].tobytes()) for i, k in enumerate(p.rows.keys)
-                                         if k not in drop])
-        task = (token, config, tname, recipe.learned, sketches.shape[1])
-        pairs = [Pair(a, b, int(d)) for a, b, d in candidate_pairs(keyed, task).collect()]
+        if recipe.learns:
+            recipe = learned(recipe, signature_rows(parts, drop, recipe.words, width))
+
+        # the executors stage the rows and, once the learned recipe names the blocks, the entries
+        store.begin_staging(tname, run.id)
+        target = (config.store_url, config.bucket_size, tname, run.id)
+        parts.foreach(lambda p: stage_part(target, p, drop, twice))
+        keyed = parts.flatMap(lambda p: keyed_rows(p, drop))
+        found = searched(keyed, (token, config, tname, recipe.learned, width)).persist(StorageLevel.MEMORY_AND_DISK)
+        entries = found.filter(lambda t: t[0] == ENTRY).map(lambda t: t[1])
+        whole = store.whole_blocks
+        if whole:
+            entries = entries.map(lambda e: (e[0], (e[1], e[2]))).groupByKey()
+        entries.foreachPartition(lambda it: stage_entries(target, it, whole))
+        pairs = found.filter(lambda t: t[0] == PAIR).map(lambda t: t[1]).distinct().collect()
+        found.unpersist()
+        log.debug("%s: rows staged, %d verified pairs, %.1f s", tname, len(pairs), time.perf_counter() - started)
+
+        decisions = store.decisions(tname)
+        fp_of = {k: fp for a, b, _d, fa, fb in pairs for k, fp in ((a, fa), (b, fb))}
+        if decisions:  # the decided rows' fingerprints too: a pair decided alike may be no found pair
+            wanted = decided_keys(decisions)
+            fp_of.update(keyed.filter(lambda kv: kv[0] in wanted).map(
+                lambda kv: (kv[0], int(np.frombuffer(kv[1], np.uint64, 1)[0]))).collect())
         parts.unpersist()
-        log.debug("%s: %d verified pairs, %.1f s", tname, len(pairs), time.perf_counter() - started)
-        decisions = store.decisions(recipe.table.name)
-        groups = recipe.grouped(rows.keys, fingerprints_of(sketches, len(rows.keys)), pairs, decisions)
-        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions)
+        groups = recipe.grouped(list(fp_of), np.fromiter(fp_of.values(), np.uint64, len(fp_of)),
+                                [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions)
+        changes, rows_left = settle_groups(store, run, tname, groups)
+        store.replace_table_staged(snapshot(run, recipe, terms, groups, changes, got.extra, got.rows.watermark))
+        log.debug("%s: %d groups, staging swapped in, %.1f s", tname, len(groups), time.perf_counter() - started)
+        r = got.rows
+        result = FullResult(tname, terms=terms, groups=groups, skipped=r.skipped, rows_read=r.rows_read,
+                            watermark=r.watermark, seconds=time.perf_counter() - started, truncated=r.truncated,
+                            null_keys=r.null_keys, run_id=run.id, changes=counts(changes, rows_left),
+                            truncated_rows=r.truncated_rows, fingerprinted=got.fingerprinted)
+        return finish_full(store, run, result, decisions)
 
 
-def read_part(config: Config, table: str, index: int, bounds: tuple) -> Part:
-    """A task: read one key range with the keyset reader and featurise it (dedup.runs.stages)."""
-    recipe = Recipe.of(config, table)
-    with Source(config.source_url, recipe.table, config.batch_size) as source:
-        source.within(*bounds)
-        rows = read_rows(source, recipe)
-    return Part(index, rows)
+def keyed_rows(part: Part, drop: set[str]) -> list[tuple[str, bytes]]:
+    """A task: (key, sketch bytes) of the part's rows, the dropped keys left out."""
+    keys, sketches, _at = kept(part, drop)
+    return [(k, sketches[i].tobytes()) for i, k in enumerate(keys)]
 
 
-def sketched(config: Config, table: str, part: Part, terms: TermModel | None) -> Part:
-    """A task: the part's sketches (Recipe.sketch, with the table's term counts under IDF)."""
-    return replace(part, sketches=Recipe.of(config, table).sketch(part.rows.features, terms))
-
-
-def _slim(part: Part) -> Part:
-    """The part without its features (the driver needs keys and sketches only)."""
-    return replace(part, rows=replace(part.rows, features=None))
-
-
-def merged_terms(models: list[TermModel]) -> TermModel:
-    """The document counts of the whole table from those of its parts (TermModel.learn of all rows)."""
-    hashes = np.concatenate([m.hashes for m in models]) if models else np.empty(0, np.uint64)
-    counts = np.concatenate([m.counts for m in models]) if models else np.empty(0, np.int64)
-    uniq, where = np.unique(hashes, return_inverse=True)
-    return TermModel(sum(m.documents for m in models), uniq, np.bincount(where, counts, len(uniq)).astype(np.int64))
-
-
-def merged_rows(parts: list[Part], recipe: Recipe) -> tuple[Rows, np.ndarray, set[str]]:
-    """One Rows (in key order, as one read gives), the sketches and the keys left out, of the
-    parts read in key order.
-
-    Every part counted the table's NULL keys: they are recorded once. A key text that two parts
-    read (SQLite's 1 and '1' sort apart) is set aside as a duplicate, as one read would."""
-    keys = [k for p in parts for k in p.rows.keys]
-    sketches = np.vstack([p.sketches for p in parts]) if keys else np.empty((0, recipe.width), np.uint64)
-    skipped = [s for p in parts for s in p.rows.skipped if s.reason != "null_key"]
-    nulls = [s for p in parts for s in p.rows.skipped if s.reason == "null_key"]
-    if nulls:
-        skipped.append(max(nulls, key=lambda s: len(s.detail or "")))
-        keys_ok = [k != NULL_KEY for k in keys]
-    else:
-        keys_ok = [True] * len(keys)
-    twice = {k for k, n in Counter(keys).items() if n > 1}
-    if twice:
-        skipped = [s for s in skipped if s.key not in twice]
-        skipped += [Skipped(k, "duplicate_key", f"{Counter(keys)[k]} rows have this key: none of them is fingerprinted")
-                    for k in sorted(twice, key=key_sort)]
-    keep = np.array([ok and k not in twice for k, ok in zip(keys, keys_ok)], dtype=bool)
-    if not keep.all():
-        keys, sketches = [k for k, ok in zip(keys, keep) if ok], sketches[keep]
-    marks = [p.rows.watermark for p in parts if p.rows.watermark is not None]
-    kept = set(keys)
-    rows = Rows(keys, None, skipped, sum(p.rows.rows_read for p in parts), _furthest_mark(marks),
-                sum(p.rows.truncated for p in parts), 0, parts[0].rows.null_keys if parts else 0,
-                row_watermarks={k: w for p in parts for k, w in p.rows.row_watermarks.items() if k in kept})
-    return rows, sketches, twice | ({NULL_KEY} if nulls else set())
-
-
-def _furthest_mark(marks: list[dict]) -> dict | None:
-    """The furthest (watermark, key) position of the parts' (each the furthest of its range)."""
-    from ..db.watermark import watermark_from_json
-
-    best = None
-    for m in marks:
-        try:
-            if best is None or (watermark_from_json(m), m["key"]) > (watermark_from_json(best), best["key"]):
-                best = m
-        except TypeError:  # values of two types in one column (SQLite): the first type's order counts
-            continue
-    return best
-
-
-def candidate_pairs(keyed, task: tuple):
-    """The verified pairs (lower key, higher key, distance) of the rows ``keyed`` (an RDD of
-    (key, sketch bytes)), as an RDD (the module doc, step 3)."""
-    by_sketch = keyed.map(lambda kv: (kv[1], kv[0])).groupByKey().mapValues(lambda ks: sorted(ks, key=key_sort))
-    copies = by_sketch.flatMap(lambda sv: [(sv[1][0], k, 0) for k in sv[1][1:]])
-    reps = by_sketch.map(lambda sv: (sv[1][0], sv[0]))
-    named = reps.mapPartitions(lambda it: _named(task, list(it)))
-    found = named.groupByKey().mapPartitions(lambda it: (p for _name, ms in it for p in _bucket(task, list(ms))))
-    return copies.union(found).distinct()
-
-
-_RECIPES: dict = {}  # in a Python worker: the last run's recipe, made once, not per bucket
-
-
-def _recipe(task: tuple) -> Recipe:
-    token, config, table, learned_fields, _width = task
-    if token not in _RECIPES:
-        _RECIPES.clear()
-        _RECIPES[token] = Recipe.of(config, table).using(learned_fields)
-    return _RECIPES[token]
-
-
-def _matrix(task: tuple, rows: list[tuple[str, bytes]]) -> np.ndarray:
-    return np.frombuffer(b"".join(s for _k, s in rows), np.uint64).reshape(len(rows), task[-1])
-
-
-def _named(task: tuple, reps: list[tuple[str, bytes]]) -> list:
-    """(block name, (key, sketch)) of each distinct sketch's lowest-key row (Recipe.block_names)."""
-    if not reps:
-        return []
-    names = _recipe(task).block_names(_matrix(task, reps))
-    return [(name, rep) for rep, row_names in zip(reps, names) for name in row_names]
-
-
-def _bucket(task: tuple, members: list[tuple[str, bytes]]) -> list:
-    """The verified pairs (lower key, higher key, distance) a bucket's members make."""
-    if len(members) < 2:
-        return []
-    recipe = _recipe(task)
-    members.sort(key=lambda m: key_sort(m[0]))
-    sk = _matrix(task, members)
-    i, j, dist = bucket_pairs(recipe, sk)
-    if len(i) and recipe.verifier is not None:
-        keep = np.concatenate([recipe.verify(sk[i[lo:lo + VERIFY_CHUNK]], sk[j[lo:lo + VERIFY_CHUNK]])
-                               for lo in range(0, len(i), VERIFY_CHUNK)])
-        i, j, dist = i[keep], j[keep], dist[keep]
-    return [(members[a][0], members[b][0], d) for a, b, d in zip(i.tolist(), j.tolist(), dist.tolist())]
-
-
-def bucket_pairs(recipe: Recipe, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Index pairs (i < j) and fingerprint distances among one bucket's distinct sketches (in key
-    order) that the local search makes in this bucket: pairs within reach of the SimHash blocks
-    (Recipe.near on the members), or for key schemes every pair whose lower row is among the
-    bucket's first match.anchors rows (key_pairs on the one shared key)."""
-    if recipe.scheme is None:
-        return recipe.near(sk)
-    anchors = recipe.scheme.anchors if recipe.anchored else None
-    i, j = key_pairs(np.ones((len(sk), 1), np.uint64), anchors)
-    return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
+def signature_rows(parts, drop: set[str], words: int, width: int) -> np.ndarray:
+    """The sketches of every row for Recipe.learn, with only the signature words collected (the
+    SimHash words zero): what a record recipe learns is counted over the whole table's signatures."""
+    sigs = parts.map(lambda p: kept(p, drop)[1][:, words:]).collect()
+    sig = np.vstack(sigs) if sigs else np.empty((0, width - words), np.uint64)
+    return np.hstack([np.zeros((len(sig), words), np.uint64), sig])

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..index.decisions import Decision
 from ..index.groups import Group
-from .model import GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState
+from .model import BlockEntries, GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
 
 class Store(Protocol):
@@ -103,6 +103,31 @@ class Store(Protocol):
 
     def apply_changes(self, changes: TableChanges) -> None:
         """Apply an incremental run's changes (see TableChanges for the order); term counts stay."""
+
+    # -- a full run whose rows are written by many processes (dedup.runs.spark) -----------------
+    # The executors write the rows (never the driver, which would have to hold them all) into the
+    # run's staging area; the driver then swaps the staging in with the groups, history, terms and
+    # state in one step. A run that fails before the swap leaves the previous results as they were.
+
+    whole_blocks: bool  # stage_blocks must get every entry of a block in one call (MongoDB's block documents)
+
+    def begin_staging(self, table: str, run_id: int) -> None:
+        """Empty the staging of the table's earlier runs that never swapped theirs in (crashed or
+        failed) and of this run, and prepare this run's."""
+
+    def stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints, sketches=None,
+                   row_watermarks: list[str | None] | None = None, skipped: Sequence[Skipped] = (),
+                   again: bool = False) -> None:
+        """Stage fingerprint rows (as TableSnapshot has them) and skipped rows of run ``run_id``.
+        Callable from any process given the store's URL; ``again``: these rows may have been
+        staged before (a retried task), replace them."""
+
+    def stage_blocks(self, table: str, run_id: int, entries: BlockEntries, again: bool = False) -> None:
+        """Stage block entries of run ``run_id`` (``again``: as for stage_rows)."""
+
+    def replace_table_staged(self, snapshot: TableSnapshot) -> None:
+        """replace_table, with the rows and block entries run ``snapshot.run_id`` staged: the
+        snapshot carries no per-row data (its ``skipped`` are added to the staged ones)."""
 
     def close(self) -> None:
         ...

@@ -193,6 +193,16 @@ class TableState:
     updated_at: _dt.datetime | None
 
 
+STAGING = "~staging:"  # the table name a run's staged rows are kept under starts so (dedup.runs.spark)
+
+
+def staging_name(table: str, run_id: int) -> str:
+    """The name under which a full run's rows are staged (written by many processes) until the
+    run replaces the table's results with them in one step: scoped by the run, so the rows of a
+    crashed run are never taken for the next run's."""
+    return f"{STAGING}{int(run_id)}:{table}"
+
+
 def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
     """``sketches`` as a (n_rows, W) uint64 array of any width W, None for none (None, W = 0 or no
     rows: nothing to store); a StoreError if it is not one row of words per row."""

@@ -29,6 +29,7 @@ from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot
                     signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_decisions import MongoDecisions
+from .mongo_staging import MongoStaging, staged_blocks_name
 from .mongo_docs import (blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_doc,
                          group_doc, guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
@@ -37,7 +38,7 @@ KEYS_CHUNK = 50  # row keys or group ids per $in (kept short: see mongo_blocks.N
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
-class MongoStore(BlockDocuments, MongoDecisions):
+class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:
@@ -249,32 +250,56 @@ class MongoStore(BlockDocuments, MongoDecisions):
         if len(keys) != len(fps):
             raise StoreError(f"table {t!r}: {len(keys)} keys but {len(fps)} fingerprints")
         unique(t, "row key", keys)
-        unique(t, "skipped row key", [s.key for s in snap.skipped])
-        unique(t, "group id", [g.id for g in snap.groups])
         sketches = checked_sketches(t, len(keys), snap.sketches)
-        term_hashes, term_counts = checked_terms(t, snap.terms)
-        live = blocks_name(t)
-        tmp = f"tmp.{snap.run_id}.{live}"
-        self._new_blocks_version(t)
-        self.db.drop_collection(tmp)  # a crashed attempt of this run
-        self.db.create_collection(tmp)  # renamed below even when no document goes in
-        self._shard_like(live, tmp)
+        self._checked(snap)
+        tmp = self._fresh_blocks(t, snap.run_id)
         # whole block documents, loaded with no index but _id's; the indexes are built once, after
         # the rename (which, on a server that copies a renamed collection, need not move them)
         self._bulk(self.db[tmp], self._block_docs(snap.blocks), load=True)
-        self.db[tmp].rename(live, dropTarget=True)
+        self._swap_blocks(t, snap.run_id)
+
+        def rows() -> None:
+            signed = fps.view(np.int64).tolist()
+            wms = snap.row_watermarks or [None] * len(keys)
+            self.db.fingerprints.delete_many({"table": t})
+            self._bulk(self.db.fingerprints, (
+                (InsertOne(fingerprint_doc(t, k, s, sig, wm)), _doc_bytes(sig))
+                for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)), load=True)
+            self.db.skipped.delete_many({"table": t})
+        self._replace_rest(snap, rows)
+
+    def _checked(self, snap: TableSnapshot) -> None:
+        unique(snap.table, "skipped row key", [s.key for s in snap.skipped])
+        unique(snap.table, "group id", [g.id for g in snap.groups])
+        checked_terms(snap.table, snap.terms)
+
+    def _fresh_blocks(self, table: str, run_id: int) -> str:
+        """An empty collection, sharded like the live one, that run ``run_id`` builds the table's
+        block documents in (one of a crashed attempt of the run is dropped first)."""
+        tmp = staged_blocks_name(table, run_id)
+        self.db.drop_collection(tmp)
+        self.db.create_collection(tmp)  # renamed even when no document goes in
+        self._shard_like(blocks_name(table), tmp)
+        return tmp
+
+    def _swap_blocks(self, table: str, run_id: int) -> None:
+        """The run's block collection renamed over the live one, indexed, and those of crashed
+        attempts of other runs dropped."""
+        live = blocks_name(table)
+        self._new_blocks_version(table)  # before the live blocks change (dedup.store.mongo_blocks)
+        self.db[staged_blocks_name(table, run_id)].rename(live, dropTarget=True)
         self._indexed.discard(live)
-        self._blocks(t)
+        self._blocks(table)
         for name in self.db.list_collection_names():  # crashed attempts of other runs
             if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
                 self.db.drop_collection(name)
 
-        signed = fps.view(np.int64).tolist()
-        self.db.fingerprints.delete_many({"table": t})
-        wms = snap.row_watermarks or [None] * len(keys)
-        self._bulk(self.db.fingerprints, (
-            (InsertOne(fingerprint_doc(t, k, s, sig, wm)), _doc_bytes(sig))
-            for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)), load=True)
+    def _replace_rest(self, snap: TableSnapshot, rows) -> None:
+        """After the blocks: the rows (``rows()``: the fingerprints in place, the old skipped rows
+        gone), groups, the run's history, the snapshot's skipped rows, terms, and the state last."""
+        t = snap.table
+        term_hashes, term_counts = checked_terms(t, snap.terms)
+        rows()
         # groups by id, and only then the ids that are no more: a store interrupted here still holds
         # every group by its id for the next full run to match (dedup.runs.lineage)
         before = set(self.db.groups.distinct("group_id", {"table": t}))
@@ -287,7 +312,6 @@ class MongoStore(BlockDocuments, MongoDecisions):
         for chunk in chunks(stale, KEYS_CHUNK):
             self.db.groups.delete_many({"table": t, "group_id": {"$in": chunk}})
         self._add_changes(t, snap.run_id, snap.changes)
-        self.db.skipped.delete_many({"table": t})
         self._bulk(self.db.skipped, ((InsertOne(skipped_doc(t, s, s.watermark)), 256) for s in snap.skipped))
         self.db.terms.delete_many({"table": t})
         self._bulk(self.db.terms, (

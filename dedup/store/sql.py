@@ -25,6 +25,7 @@ from . import sql_write as W
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
                     checked_sketches, checked_terms, signed_hashes, to_unsigned)
 from .sql_decisions import SqlDecisions
+from .sql_staging import SqlStaging
 from .sql_migrate import current_revision, ensure_schema
 
 _CHUNK = W.CHUNK  # keys per IN (...)
@@ -33,7 +34,7 @@ _CHUNK = W.CHUNK  # keys per IN (...)
 _TERMS_CHUNK = 1000
 
 
-class SqlStore(SqlDecisions):
+class SqlStore(SqlDecisions, SqlStaging):
     def __init__(self, url: str, migrate: bool = True, read_only: bool = False, **_ignored):
         """``read_only``: open for reading only (report): a SQLite file read-only, nothing created or
         migrated; a store without dedup's tables (or no file at all) reads as empty."""
@@ -264,25 +265,31 @@ class SqlStore(SqlDecisions):
     # -- writes --------------------------------------------------------------------------------
     def replace_table(self, snap: TableSnapshot) -> None:
         sketches = checked_sketches(snap.table, len(snap.keys), snap.sketches)
-        term_hashes, term_counts = checked_terms(snap.table, snap.terms)
 
-        def write():
-            with self.engine.begin() as conn:
-                for tbl in S.PER_TABLE:  # term counts included
-                    conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
-                W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
-                           snap.row_watermarks)
-                W.add_blocks(conn, snap.table, snap.blocks)
-                W.add_terms(conn, snap.table, term_hashes, term_counts)
-                if len(term_hashes) and conn.dialect.name == "postgresql":
-                    # fresh statistics, else PostgreSQL scans the whole table for each lookup until
-                    # autovacuum gets to it (a non-owner only gets a warning: no harm)
-                    conn.execute(sa.text(f"ANALYZE {S.term_counts.name}"))
-                W.add_skipped(conn, snap.table, snap.skipped)
-                W.add_groups(conn, snap.table, snap.groups)
-                W.add_changes(conn, snap.table, snap.run_id, snap.changes)
-                W.set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)
-        self._guard(write)
+        def rows(conn) -> None:
+            W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
+                       snap.row_watermarks)
+            W.add_blocks(conn, snap.table, snap.blocks)
+        self._guard(self._replace, snap, rows)
+
+    def _replace(self, snap: TableSnapshot, rows) -> None:
+        """In one transaction: the table's results deleted, its rows written by ``rows(conn)``, then
+        terms, skipped rows, groups, the run's history and the state (replace_table and
+        replace_table_staged differ only in where the rows come from)."""
+        term_hashes, term_counts = checked_terms(snap.table, snap.terms)
+        with self.engine.begin() as conn:
+            for tbl in S.PER_TABLE:  # term counts included
+                conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
+            rows(conn)
+            W.add_terms(conn, snap.table, term_hashes, term_counts)
+            if len(term_hashes) and conn.dialect.name == "postgresql":
+                # fresh statistics, else PostgreSQL scans the whole table for each lookup until
+                # autovacuum gets to it (a non-owner only gets a warning: no harm)
+                conn.execute(sa.text(f"ANALYZE {S.term_counts.name}"))
+            W.add_skipped(conn, snap.table, snap.skipped)
+            W.add_groups(conn, snap.table, snap.groups)
+            W.add_changes(conn, snap.table, snap.run_id, snap.changes)
+            W.set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)
 
     def apply_changes(self, ch: TableChanges) -> None:
         def write():

@@ -1,0 +1,91 @@
+"""The MongoDB store's staging area: a full run's rows written by many processes, swapped in after.
+
+Executors insert their block documents into ``tmp.<run>.blocks.<table>`` (the collection a local
+full run builds aside too) and their fingerprint and skipped documents under the run's staging
+name (model.staging_name) in the shared collections. The driver then renames the block
+collection over the live one and re-labels the staged documents with the table's name
+(update_many: the server does it, nothing passes through the driver) before it writes groups,
+history, terms and state, the state last. MongoDB has no transaction across collections: a run
+that fails before the swap leaves the previous results whole; one that fails during it is
+repaired by running it again, as with replace_table. Mixed into MongoStore.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from pymongo import InsertOne
+
+from ..errors import StoreError
+from .model import BlockEntries, Skipped, TableSnapshot, checked_sketches, sketch_blobs, staging_name, to_signed
+from .mongo_docs import blocks_name, chunks, fingerprint_doc, guarded, skipped_doc
+
+KEYS_CHUNK = 250  # as mongo.KEYS_CHUNK
+
+
+def staged_blocks_name(table: str, run_id: int) -> str:
+    """The collection run ``run_id`` builds the table's block documents in."""
+    return f"tmp.{int(run_id)}.{blocks_name(table)}"
+
+
+class MongoStaging:
+    whole_blocks = True  # a block's entries live in its documents: one task stages all of them
+
+    @guarded
+    def begin_staging(self, table: str, run_id: int) -> None:
+        ids = [d["_id"] for d in self.db.runs.find(
+            {"table": table, "kind": "full", "$or": [{"status": {"$ne": "ok"}}, {"_id": int(run_id)}]}, {"_id": 1})]
+        for chunk in chunks([staging_name(table, i) for i in ids], KEYS_CHUNK):
+            for coll in (self.db.fingerprints, self.db.skipped):
+                coll.delete_many({"table": {"$in": chunk}})
+        live = blocks_name(table)
+        for name in self.db.list_collection_names():  # block collections of runs that never swapped
+            if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
+                self.db.drop_collection(name)
+        self._fresh_blocks(table, run_id)
+
+    @guarded
+    def stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints, sketches=None,
+                   row_watermarks: list[str | None] | None = None, skipped: Sequence[Skipped] = (),
+                   again: bool = False) -> None:
+        name = staging_name(table, run_id)
+        fps = [to_signed(v) for v in np.asarray(fingerprints, dtype=np.uint64).tolist()]
+        if len(fps) != len(keys):
+            raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
+        sigs = sketch_blobs(checked_sketches(table, len(keys), sketches), len(keys))
+        wms = row_watermarks or [None] * len(keys)
+        if again:  # a retried task: its documents go first, then come again
+            for coll, ks in ((self.db.fingerprints, keys), (self.db.skipped, [s.key for s in skipped])):
+                for chunk in chunks(list(ks), KEYS_CHUNK):
+                    coll.delete_many({"table": name, "key": {"$in": chunk}})
+        self._bulk(self.db.fingerprints, (
+            (InsertOne(fingerprint_doc(name, k, fp, sig, wm)), 96 + (len(sig) if sig else 0))
+            for k, fp, sig, wm in zip(keys, fps, sigs, wms)), load=True)
+        self._bulk(self.db.skipped, ((InsertOne(skipped_doc(name, s, s.watermark)), 256) for s in skipped))
+
+    @guarded
+    def stage_blocks(self, table: str, run_id: int, entries: BlockEntries, again: bool = False) -> None:
+        """``entries`` must hold every entry of each block it names (whole_blocks)."""
+        tmp = self.db[staged_blocks_name(table, run_id)]
+        if again:
+            for chunk in chunks(list(dict.fromkeys(entries.names)), KEYS_CHUNK):
+                tmp.delete_many({"blockName": {"$in": chunk}})
+        self._bulk(tmp, self._block_docs(entries), load=True)
+
+    @guarded
+    def replace_table_staged(self, snap: TableSnapshot) -> None:
+        t = snap.table
+        if len(snap.keys) or len(snap.blocks):
+            raise StoreError(f"table {t!r}: a staged snapshot carries no rows; nothing was written")
+        self._checked(snap)
+        name = staging_name(t, snap.run_id)
+        if staged_blocks_name(t, snap.run_id) not in self.db.list_collection_names():
+            raise StoreError(f"table {t!r}: run {snap.run_id} staged no block collection; nothing was written")
+        self._swap_blocks(t, snap.run_id)
+
+        def rows() -> None:
+            for coll in (self.db.fingerprints, self.db.skipped):
+                coll.delete_many({"table": t})
+                coll.update_many({"table": name}, {"$set": {"table": t}})
+        self._replace_rest(snap, rows)
