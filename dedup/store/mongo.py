@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 from bson.int64 import Int64
 from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
-from pymongo.errors import ConfigurationError, DuplicateKeyError, PyMongoError
+from pymongo.errors import ConfigurationError, DuplicateKeyError
 
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, LockedError, StoreError
@@ -30,11 +30,10 @@ from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_decisions import MongoDecisions
 from .mongo_staging import MongoStaging, staged_blocks_name
-from .mongo_docs import (blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_doc,
+from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_doc,
                          group_doc, guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
-KEYS_CHUNK = 50  # row keys or group ids per $in (kept short: see mongo_blocks.NAMES_CHUNK)
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
@@ -273,15 +272,6 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
         unique(snap.table, "group id", [g.id for g in snap.groups])
         checked_terms(snap.table, snap.terms)
 
-    def _fresh_blocks(self, table: str, run_id: int) -> str:
-        """An empty collection, sharded like the live one, that run ``run_id`` builds the table's
-        block documents in (one of a crashed attempt of the run is dropped first)."""
-        tmp = staged_blocks_name(table, run_id)
-        self.db.drop_collection(tmp)
-        self.db.create_collection(tmp)  # renamed even when no document goes in
-        self._shard_like(blocks_name(table), tmp)
-        return tmp
-
     def _swap_blocks(self, table: str, run_id: int) -> None:
         """The run's block collection renamed over the live one, indexed, and those of crashed
         attempts of other runs dropped."""
@@ -369,17 +359,6 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
         self._bulk(self.db.run_changes, (
             (change_doc(table, run_id, c), 128 + 16 * (len(c.added) + len(c.removed))) for c in changes),
             replace_on=("table", "run", "group"))
-
-    def _shard_like(self, live: str, tmp: str) -> None:
-        """A sharded live block collection (its key in ``config.collections``, as a mongos shows
-        it): the collection built aside is sharded on the same key before it is filled, so the
-        rename over the live one leaves the blocks sharded (migrations/mongo/SHARDING.md)."""
-        try:
-            info = self.db.client["config"]["collections"].find_one({"_id": f"{self.db.name}.{live}"})
-        except PyMongoError:  # no config database to read: not a sharded cluster
-            return
-        if info and info.get("key") and not info.get("dropped"):
-            self.db.client.admin.command("shardCollection", f"{self.db.name}.{tmp}", key=dict(info["key"]))
 
     def _blocks(self, table: str):
         name = blocks_name(table)

@@ -58,6 +58,9 @@ def describe(e: BaseException) -> str:
     return mask_secrets(text[:500])
 
 
+KEYS_CHUNK = 50  # row keys, group ids or names per $in (SecantusDB tests each found document against the whole list)
+
+
 def blocks_name(table: str) -> str:
     if not table or "$" in table or "\x00" in table:
         raise StoreError(f"table name {table!r} cannot name a MongoDB collection")

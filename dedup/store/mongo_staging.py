@@ -16,12 +16,11 @@ from collections.abc import Sequence
 
 import numpy as np
 from pymongo import InsertOne
+from pymongo.errors import PyMongoError
 
 from ..errors import StoreError
 from .model import BlockEntries, Skipped, TableSnapshot, checked_sketches, sketch_blobs, staging_name, to_signed
-from .mongo_docs import blocks_name, chunks, fingerprint_doc, guarded, skipped_doc
-
-KEYS_CHUNK = 250  # as mongo.KEYS_CHUNK
+from .mongo_docs import KEYS_CHUNK, blocks_name, chunks, fingerprint_doc, guarded, skipped_doc
 
 
 def staged_blocks_name(table: str, run_id: int) -> str:
@@ -89,3 +88,23 @@ class MongoStaging:
                 coll.delete_many({"table": t})
                 coll.update_many({"table": name}, {"$set": {"table": t}})
         self._replace_rest(snap, rows)
+
+    def _fresh_blocks(self, table: str, run_id: int) -> str:
+        """An empty collection, sharded like the live one, that run ``run_id`` builds the table's
+        block documents in (one of a crashed attempt of the run is dropped first)."""
+        tmp = staged_blocks_name(table, run_id)
+        self.db.drop_collection(tmp)
+        self.db.create_collection(tmp)  # renamed even when no document goes in
+        self._shard_like(blocks_name(table), tmp)
+        return tmp
+
+    def _shard_like(self, live: str, tmp: str) -> None:
+        """A sharded live block collection (its key in ``config.collections``, as a mongos shows
+        it): the collection built aside is sharded on the same key before it is filled, so the
+        rename over the live one leaves the blocks sharded (migrations/mongo/SHARDING.md)."""
+        try:
+            info = self.db.client["config"]["collections"].find_one({"_id": f"{self.db.name}.{live}"})
+        except PyMongoError:  # no config database to read: not a sharded cluster
+            return
+        if info and info.get("key") and not info.get("dropped"):
+            self.db.client.admin.command("shardCollection", f"{self.db.name}.{tmp}", key=dict(info["key"]))
