@@ -30,6 +30,13 @@ def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.
     return order, uniq[by_key], np.asarray(order)[first_pos[by_key]], of_row
 
 
+def verified(verify, sketches: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """``verify`` (sketches a, b -> keep mask) of the pairs (sketches[i], sketches[j]), in chunks:
+    the gathered sketches of all candidates at once can be GBs."""
+    return np.concatenate([verify(sketches[i[lo:lo + VERIFY_CHUNK]], sketches[j[lo:lo + VERIFY_CHUNK]])
+                           for lo in range(0, len(i), VERIFY_CHUNK)])
+
+
 def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None, distinct=None) -> list[Pair]:
     """Pairs between rows, from ``near(distinct sketches) -> (i, j, dist)``.
 
@@ -49,9 +56,8 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None, distinct
     copies = np.flatnonzero(firsts != rows)  # in key order
     out: list[Pair] = [Pair(keys[f], keys[r], 0) for f, r in zip(firsts[copies].tolist(), rows[copies].tolist())]
     i, j, dist = near(uniq)
-    if verify is not None and len(i):  # in chunks: the gathered sketches of all candidates at once can be GBs
-        keep = np.concatenate([verify(uniq[i[lo:lo + VERIFY_CHUNK]], uniq[j[lo:lo + VERIFY_CHUNK]])
-                               for lo in range(0, len(i), VERIFY_CHUNK)])
+    if verify is not None and len(i):
+        keep = verified(verify, uniq, i, j)
         i, j, dist = i[keep], j[keep], dist[keep]
     rank = np.empty(len(keys), dtype=np.int64)
     rank[rows] = np.arange(len(keys))  # each row's place in key order

@@ -18,7 +18,7 @@ import numpy as np
 from ..index.anchors import ANCHORLESS
 from ..index.keys import key_sort
 from ..index.minhash import key_pairs
-from ..index.pairs import VERIFY_CHUNK
+from ..index.pairs import verified
 from .recipe import Recipe
 
 PAIR, ENTRY = 0, 1  # tags of ``searched``'s records
@@ -87,8 +87,7 @@ def _bucket(task: tuple, name: str, members: list[tuple[str, bytes]]) -> list:
         return out
     i, j, dist = bucket_pairs(recipe, sk)
     if len(i) and recipe.verifier is not None:
-        keep = np.concatenate([recipe.verify(sk[i[lo:lo + VERIFY_CHUNK]], sk[j[lo:lo + VERIFY_CHUNK]])
-                               for lo in range(0, len(i), VERIFY_CHUNK)])
+        keep = verified(recipe.verify, sk, i, j)
         i, j, dist = i[keep], j[keep], dist[keep]
     out += [(PAIR, (members[a][0], members[b][0], d, fps[a], fps[b]))
             for a, b, d in zip(i.tolist(), j.tolist(), dist.tolist())]

@@ -30,7 +30,7 @@ from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_decisions import MongoDecisions
 from .mongo_staging import MongoStaging, staged_blocks_name
-from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_doc,
+from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_docs,
                          group_doc, guarded as _guarded,
                          group_of, now, plain, sketch_of, skipped_doc, unique, utc)
 
@@ -258,12 +258,9 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
         self._swap_blocks(t, snap.run_id)
 
         def rows() -> None:
-            signed = fps.view(np.int64).tolist()
-            wms = snap.row_watermarks or [None] * len(keys)
             self.db.fingerprints.delete_many({"table": t})
-            self._bulk(self.db.fingerprints, (
-                (InsertOne(fingerprint_doc(t, k, s, sig, wm)), _doc_bytes(sig))
-                for k, s, sig, wm in zip(keys, signed, sketch_blobs(sketches, len(keys)), wms)), load=True)
+            self._bulk(self.db.fingerprints, ((InsertOne(doc), n) for doc, n in fingerprint_docs(
+                t, keys, fps.view(np.int64).tolist(), sketch_blobs(sketches, len(keys)), snap.row_watermarks)), load=True)
             self.db.skipped.delete_many({"table": t})
         self._replace_rest(snap, rows)
 
@@ -280,9 +277,7 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
         self.db[staged_blocks_name(table, run_id)].rename(live, dropTarget=True)
         self._indexed.discard(live)
         self._blocks(table)
-        for name in self.db.list_collection_names():  # crashed attempts of other runs
-            if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
-                self.db.drop_collection(name)
+        self._drop_staged_blocks(table)  # crashed attempts of other runs
 
     def _replace_rest(self, snap: TableSnapshot, rows) -> None:
         """After the blocks: the rows (``rows()``: the fingerprints in place, the old skipped rows
@@ -344,10 +339,8 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
         # 2. and 3.: the added and skipped rows' documents, whole (a row added again without a sketch
         # keeps no old one), each written once with the row's watermark, after its groups: a
         # cut-short run's rows have no document, or an old one, so they look changed to the next run
-        wms = ch.add_row_watermarks or [None] * len(fps)
-        self._bulk(self.db.fingerprints, (
-            (fingerprint_doc(t, k, to_signed(fp), sig, wm), _doc_bytes(sig))
-            for k, fp, sig, wm in zip(ch.add_keys, fps, sigs, wms)), replace_on=("table", "key"))
+        self._bulk(self.db.fingerprints, fingerprint_docs(t, ch.add_keys, [to_signed(fp) for fp in fps], sigs,
+                                                          ch.add_row_watermarks), replace_on=("table", "key"))
         self._bulk(self.db.skipped, ((skipped_doc(t, s, s.watermark), 256) for s in ch.skipped),
                    replace_on=("table", "key"))
         # 6. state, last
@@ -374,7 +367,3 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
             "$set": {"version": plain(version), "watermark": plain(watermark), "updated_at": now()},
             "$max": {"max_group_id": top}}, upsert=True)
 
-
-def _doc_bytes(sig: bytes | None) -> int:
-    """Estimated BSON bytes of a fingerprint document with this sketch."""
-    return 96 + (len(sig) if sig is not None else 0)

@@ -91,6 +91,13 @@ def fingerprint_doc(table: str, key: str, signed_fp: int, sig: bytes | None, wm:
     return doc
 
 
+def fingerprint_docs(table: str, keys, signed_fps, sigs, wms=None):
+    """Rows' documents (fingerprint_doc), each with its estimated BSON bytes, for MongoStore._bulk."""
+    wms = wms or [None] * len(keys)
+    return ((fingerprint_doc(table, k, fp, sig, wm), 96 + (len(sig) if sig is not None else 0))
+            for k, fp, sig, wm in zip(keys, signed_fps, sigs, wms))
+
+
 def sketch_of(doc: dict) -> tuple[int, ...] | None:
     """The unsigned sketch words of a fingerprint document: ``sig``, or the ``sketch`` list of Int64
     of documents written before schema version 3; None for a row without a sketch."""

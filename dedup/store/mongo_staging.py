@@ -20,7 +20,7 @@ from pymongo.errors import PyMongoError
 
 from ..errors import StoreError
 from .model import BlockEntries, Skipped, TableSnapshot, checked_sketches, sketch_blobs, staging_name, to_signed
-from .mongo_docs import KEYS_CHUNK, blocks_name, chunks, fingerprint_doc, guarded, skipped_doc
+from .mongo_docs import KEYS_CHUNK, blocks_name, chunks, fingerprint_docs, guarded, skipped_doc
 
 
 def staged_blocks_name(table: str, run_id: int) -> str:
@@ -38,10 +38,7 @@ class MongoStaging:
         for chunk in chunks([staging_name(table, i) for i in ids], KEYS_CHUNK):
             for coll in (self.db.fingerprints, self.db.skipped):
                 coll.delete_many({"table": {"$in": chunk}})
-        live = blocks_name(table)
-        for name in self.db.list_collection_names():  # block collections of runs that never swapped
-            if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
-                self.db.drop_collection(name)
+        self._drop_staged_blocks(table)
         self._fresh_blocks(table, run_id)
 
     @guarded
@@ -53,14 +50,12 @@ class MongoStaging:
         if len(fps) != len(keys):
             raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
         sigs = sketch_blobs(checked_sketches(table, len(keys), sketches), len(keys))
-        wms = row_watermarks or [None] * len(keys)
         if again:  # a retried task: its documents go first, then come again
             for coll, ks in ((self.db.fingerprints, keys), (self.db.skipped, [s.key for s in skipped])):
                 for chunk in chunks(list(ks), KEYS_CHUNK):
                     coll.delete_many({"table": name, "key": {"$in": chunk}})
-        self._bulk(self.db.fingerprints, (
-            (InsertOne(fingerprint_doc(name, k, fp, sig, wm)), 96 + (len(sig) if sig else 0))
-            for k, fp, sig, wm in zip(keys, fps, sigs, wms)), load=True)
+        self._bulk(self.db.fingerprints, ((InsertOne(doc), n) for doc, n in fingerprint_docs(
+            name, keys, fps, sigs, row_watermarks)), load=True)
         self._bulk(self.db.skipped, ((InsertOne(skipped_doc(name, s, s.watermark)), 256) for s in skipped))
 
     @guarded
@@ -108,3 +103,10 @@ class MongoStaging:
             return
         if info and info.get("key") and not info.get("dropped"):
             self.db.client.admin.command("shardCollection", f"{self.db.name}.{tmp}", key=dict(info["key"]))
+
+    def _drop_staged_blocks(self, table: str) -> None:
+        """Drop the block collections runs built aside for the table and never swapped in."""
+        live = blocks_name(table)
+        for name in self.db.list_collection_names():
+            if name.startswith("tmp.") and name.split(".", 2)[-1] == live:
+                self.db.drop_collection(name)
