@@ -17,6 +17,7 @@ from typing import Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
+from ..text.batch import hashed_batch, occurrences
 from ..text.features import Featurizer
 
 Rows = list[tuple[str, dict]]
@@ -36,8 +37,8 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     """Hashed features of the rows that have any; the others as skipped (no features or unreadable).
 
     Weighting and SimHash come after, once the whole run's term counts are known (dedup.terms)."""
-    feats, keys, skipped, kept = [], [], [], []
-    seen: dict[tuple, dict] = {}  # the field values of a batch's rows -> their features: copies are segmented once
+    found, keys, skipped, kept = [], [], [], []
+    seen: dict[tuple, list] = {}  # the field values of a batch's rows -> their features: copies are segmented once
     names = [f.name for f in featurizer.fields]
     for key, row in rows:
         try:
@@ -45,19 +46,22 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
             plain = all(v is None or type(v) in (str, int) for v in values)  # hashable, and never True == 1
             f = seen.get(values) if plain else None
             if f is None:
-                f = featurizer.described(row)
+                f = occurrences(featurizer, row)
                 if plain:
                     seen[values] = f
         except (ValueError, TypeError, ArithmeticError) as e:  # a value no text can be made of (UnicodeDecodeError is a ValueError)
             skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
             continue
         if f:
-            feats.append(f)
+            found.append(f)
             keys.append(key)
             kept.append(row)
         else:
             skipped.append(Skipped(key, "no_features", "every field is empty"))
-    return keys, featurizer.hashed(feats, kept), skipped
+    feats = hashed_batch(featurizer, found)
+    if featurizer.signature is not None:
+        feats.signatures = featurizer.signature.of_rows(kept)
+    return keys, feats, skipped
 
 
 def _init_worker(featurizer: Featurizer) -> None:

@@ -1,0 +1,127 @@
+"""A batch of rows' hashed features, with numpy doing the per-feature bookkeeping.
+
+``Featurizer.described`` builds one dict a row and adds each term's weight in Python; over a full
+run that loop and laying its dicts out flat cost about as much as segmenting the text. Here Python
+only collects each field's features as they occur (its terms, n-grams or whole value) and hashes
+them through a memo (terms repeat across rows); counting a feature's occurrences in a field,
+weighting it, adding the weights of one feature met in several fields and laying the rows out are
+array operations. The result is ``Featurizer.hashed`` of the rows' ``described`` features: the
+same hashes in the same order (each row's features in the order first met), the same weights to
+the bit (a feature's field weights are added in field order, as the dict adds them),
+``tests/test_batch_features.py`` compares them. Two different features with one CityHash64 (one
+chance in 2**64 a pair) are one feature here and two there; their sketch bits are the same.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+from cityhash import CityHash64
+
+from ..index.fingerprint import HashedFeatures
+from .features import _TF_CACHED, _TF_TABLES, FIELD_TAG, WHOLE_VALUE, Featurizer, ngrams
+from .normalize import normalize_short, normalize_text, value_to_text
+
+
+class _Hashes(dict):
+    """feature -> CityHash64 of its UTF-8 bytes, each feature hashed once while remembered."""
+
+    LIMIT = 1 << 20
+
+    def __missing__(self, feature: str) -> int:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        value = self[feature] = CityHash64(feature.encode("utf-8"))
+        return value
+
+
+_HASHES = _Hashes()
+
+
+def occurrences(fz: Featurizer, row: Mapping[str, object]) -> list[tuple[int, list[str]]]:
+    """(field position, the field's features as they occur) of each field with any; a whole value
+    is its field's one feature. Raises what ``described`` raises on a value no text can be made of."""
+    out = []
+    for position, f in enumerate(fz.fields):
+        text = value_to_text(row.get(f.name))
+        if text is None:
+            continue
+        if f.kind == "short":
+            value = normalize_short(text)
+            found = [f"{f.name}{WHOLE_VALUE}{value}"] if value else []
+        elif f.kind == "chars":
+            tag = f"{f.name}{FIELD_TAG}"
+            found = [tag + g for g in ngrams(normalize_short(text), f.n or 1)]
+        else:
+            found = fz.segmenter.terms(normalize_text(text))
+            if fz.by_field and found:
+                tag = f"{f.name}{FIELD_TAG}"
+                found = [tag + t for t in found]
+        if found:
+            out.append((position, found))
+    return out
+
+
+def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -> HashedFeatures:
+    """The rows' hashed features from their ``occurrences`` (every row with at least one)."""
+    flat: list[str] = []
+    seg_len, seg_pos, seg_row = [], [], []
+    for r, fields in enumerate(found):
+        for position, feats in fields:
+            flat += feats
+            seg_len.append(len(feats))
+            seg_pos.append(position)
+            seg_row.append(r)
+    n = len(flat)
+    hashes = np.fromiter(map(_HASHES.__getitem__, flat), np.uint64, n)
+    seg = np.repeat(np.arange(len(seg_len)), seg_len)
+    # a field's occurrences of one feature: one run after a stable sort by (field segment, hash)
+    order = np.lexsort((hashes, seg))
+    h, s = hashes[order], seg[order]
+    starts = np.flatnonzero(np.r_[True, (h[1:] != h[:-1]) | (s[1:] != s[:-1])]) if n else np.empty(0, np.int64)
+    tf = np.diff(np.r_[starts, n])
+    first = order[starts]  # stable: a run's first element is the feature's first occurrence in its field
+    run_seg, run_hash = s[starts], h[starts]
+    pos = np.asarray(seg_pos, np.int64)[run_seg]
+    kinds = [f.kind for f in fz.fields]
+    field_w = np.array([f.weight for f in fz.fields], np.float64)
+    whole = np.array([k == "short" for k in kinds], bool)
+    weights = _tf_weights(fz, tf) * field_w[pos]  # a whole value is one occurrence: 1.0 * weight
+    # one feature met in several fields: its runs, in field order, become one entry
+    run_row = np.asarray(seg_row, np.int64)[run_seg]
+    by = np.lexsort((first, run_hash, run_row))
+    rr, rh = run_row[by], run_hash[by]
+    heads = np.flatnonzero(np.r_[True, (rh[1:] != rh[:-1]) | (rr[1:] != rr[:-1])]) if len(by) else by
+    total = _sum_in_order(weights[by], heads)
+    head = by[heads]
+    place = np.lexsort((first[head], run_row[head]))  # each row's features in the order first met
+    head = head[place]
+    counts = np.bincount(run_row[head], minlength=len(found)).astype(np.int64)
+    return HashedFeatures(run_hash[head], total[place], ~whole[pos[head]], counts,
+                          pos[head].astype(np.int16) if fz.by_field else None)
+
+
+def _tf_weights(fz: Featurizer, tf: np.ndarray) -> np.ndarray:
+    """A feature's weight for its count in a field before the field weight: the TF table's floats,
+    and beyond it ``Featurizer._count`` (math.log, as ``described``)."""
+    table = np.array(_TF_TABLES["log" if fz.tf == "log" else "raw"], np.float64)
+    out = table[np.minimum(tf, _TF_CACHED - 1)]
+    big = np.flatnonzero(tf >= _TF_CACHED)
+    if len(big):
+        out[big] = [fz._count(int(t)) for t in tf[big]]
+    return out
+
+
+def _sum_in_order(values: np.ndarray, heads: np.ndarray) -> np.ndarray:
+    """Each group's sum (groups start at ``heads``), added left to right as Python would: numpy's
+    own reductions add in pairs, whose rounding can differ in the last bit."""
+    total = values[heads].copy()
+    size = np.diff(np.r_[heads, len(values)])
+    k = 1
+    while len(heads) and k < size.max():
+        more = size > k
+        total[more] += values[heads[more] + k]
+        k += 1
+    return total
+
