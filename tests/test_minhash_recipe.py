@@ -170,3 +170,22 @@ def test_recipe_groups_find_the_copies():
     sketches = recipe.sketch(feats)
     assert sketches.shape == (3, 1 + recipe.featurizer.signature.words)
     assert [g.keys for g in recipe.groups(["1", "2", "3"], sketches)] == [["1", "3"]]
+
+
+@pytest.mark.parametrize("identity", [0, 1, 3])
+def test_verifier_scores_equal_the_plain_formulas_on_column_slices(identity):
+    """scores/same_person compare in place (uint32 views of the words, a column at a time); on the
+    sketch rows as the recipe passes them (a column slice after the fingerprint) they equal the
+    plain formulas: the share of equal values, any identity column equal and present."""
+    rng = np.random.default_rng(identity)
+    rows = rng.integers(0, 4, size=(500, 1 + 1 + identity + 8), dtype=np.uint64)  # few values: many equal
+    rows[:, 1] = rng.integers(0, 100, size=500, dtype=np.uint64)  # content length, some 0
+    a, b = rows[:250, 1:], rows[250:, 1:]  # what Recipe.verify passes: not contiguous
+    assert not a.flags.c_contiguous
+    v = TextVerifier(identity)
+    va = np.ascontiguousarray(a[:, 1 + identity:]).view(np.uint32)
+    vb = np.ascontiguousarray(b[:, 1 + identity:]).view(np.uint32)
+    plain = np.where((a[:, 0] > 0) & (b[:, 0] > 0), (va == vb).mean(axis=1), 0.0)
+    assert v.scores(a, b).tobytes() == plain.tobytes()
+    ia, ib = a[:, 1:1 + identity], b[:, 1:1 + identity]
+    assert v.same_person(a, b).tolist() == ((ia == ib) & (ia != 0)).any(axis=1).tolist()

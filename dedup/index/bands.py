@@ -134,9 +134,9 @@ class TextVerifier:
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Estimated Jaccard similarity of the contents (0 when either has none)."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
-        va = np.ascontiguousarray(a[:, 1 + self.identity:]).view(np.uint32)
-        vb = np.ascontiguousarray(b[:, 1 + self.identity:]).view(np.uint32)
-        j = (va == vb).mean(axis=1) if va.shape[1] else np.zeros(len(a))
+        skip = 2 * (1 + self.identity)  # the values, seen as uint32 in place (no copy: it is a verify's hot loop)
+        va, vb = _as_u32(a)[:, skip:], _as_u32(b)[:, skip:]
+        j = np.count_nonzero(va == vb, axis=1) / va.shape[1] if va.shape[1] else np.zeros(len(a))
         return np.where((a[:, 0] > 0) & (b[:, 0] > 0), j, 0.0)
 
     def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -148,8 +148,12 @@ class TextVerifier:
         return np.hstack([self.scores(a, b)[:, None], same])
 
     def same_person(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        ia, ib = a[:, 1:1 + self.identity], b[:, 1:1 + self.identity]
-        return ((ia == ib) & (ia != 0)).any(axis=1)
+        """Whether any identity column is equal (and present), a column at a time: one pass over
+        each column instead of (pairs, columns) temporaries."""
+        out = np.zeros(len(a), dtype=bool)
+        for c in range(1, 1 + self.identity):
+            out |= (a[:, c] == b[:, c]) & (a[:, c] != 0)
+        return out
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
@@ -159,3 +163,12 @@ class TextVerifier:
         long_ok = (j >= self.threshold) | (same & (j >= self.identity_threshold))
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
+
+
+def _as_u32(words: np.ndarray) -> np.ndarray:
+    """(rows, 2 * words) uint32 view of uint64 rows (numpy >= 1.23 views any rows whose words are
+    contiguous, column slices included); copied only when they are not."""
+    try:
+        return words.view(np.uint32)
+    except ValueError:
+        return np.ascontiguousarray(words).view(np.uint32)
