@@ -26,6 +26,7 @@ from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
 from .stages import Progress, Rows, read_rows
+from .store_writer import StoreWriter, writing_beside
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +96,14 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
             distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
-            groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
-        return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock, distinct)
+        base = snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark)
+        write = lambda into, later: into.replace_table(  # noqa: E731 - the rows' part of store_full
+            rows_snapshot(base, recipe, rows, sketches, distinct), later)
+        with writing_beside(store, len(rows.keys), resolve_workers(config.text.workers), write) as writer:
+            with clock.stage("groups"):
+                groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
+            return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
+                              distinct, writer)
 
 
 def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
@@ -111,20 +118,25 @@ def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
                groups: list[Group], started: float, decisions=(), clock: StageClock | None = None,
-               distinct=None) -> FullResult:
+               distinct=None, writer: StoreWriter | None = None) -> FullResult:
     """Replace the table's results in the store with a full run's, and record the run as finished:
     the groups keep the ids of the stored groups they overlap most (settle_groups), the run's
-    changes are kept, and the ``decisions`` the groups were made with are marked applied."""
+    changes are kept, and the ``decisions`` the groups were made with are marked applied.
+    ``writer``: the rows are being written by it already (dedup.runs.store_writer)."""
     clock = clock or StageClock()
     fps = fingerprints_of(sketches, len(rows.keys))
     changes, rows_left = settle_groups(store, run, recipe.table.name, groups)
-    with clock.stage("block names"):
-        blocks = recipe.block_entries(rows.keys, sketches, distinct=distinct)
-    with clock.stage("store"):
-        store.replace_table(replace(
-            snapshot(run, recipe, terms, groups, changes, rows.skipped, rows.watermark), keys=rows.keys,
-            fingerprints=fps, sketches=extra_words(sketches), blocks=blocks,
-            row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None))
+    if writer is not None:
+        with clock.stage("store"):
+            writer.finish(groups, changes)
+        for name, secs in writer.seconds.items():  # the child's own time, beside the parent's wait
+            clock.seconds[name], clock.cpu[name] = secs, 0.0
+    else:
+        with clock.stage("block names"):
+            base = snapshot(run, recipe, terms, groups, changes, rows.skipped, rows.watermark)
+            snap = rows_snapshot(base, recipe, rows, sketches, distinct)
+        with clock.stage("store"):
+            store.replace_table(snap)
     result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                         rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
                         run.id, counts(changes, rows_left), rows.truncated_rows, clock.seconds, clock.cpu)
@@ -149,6 +161,13 @@ def snapshot(run, recipe: Recipe, terms: TermModel | None, groups: list[Group], 
         table=recipe.table.name, run_id=run.id, keys=[], fingerprints=np.empty(0, np.uint64), groups=groups,
         skipped=skipped, version=recipe.version(terms), watermark=watermark,
         terms=TermCounts(*terms.kept()) if terms is not None else None, changes=changes)
+
+
+def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.ndarray, distinct=None) -> TableSnapshot:
+    """``base`` with the rows: keys, fingerprints, sketch words, block entries, row watermarks."""
+    return replace(base, keys=rows.keys, fingerprints=fingerprints_of(sketches, len(rows.keys)),
+                   sketches=extra_words(sketches), blocks=recipe.block_entries(rows.keys, sketches, distinct=distinct),
+                   row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None)
 
 
 def finish_full(store: Store, run, result: FullResult, decisions=(), clock: StageClock | None = None) -> FullResult:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import sqlalchemy as sa
@@ -263,16 +264,18 @@ class SqlStore(SqlDecisions, SqlStaging):
             return out
 
     # -- writes --------------------------------------------------------------------------------
-    def replace_table(self, snap: TableSnapshot) -> None:
+    def replace_table(self, snap: TableSnapshot, later=None) -> None:
+        """``later`` (dedup.runs.store_writer): called inside the transaction once the rows are
+        written, it returns the snapshot's groups and changes, which were still being found."""
         sketches = checked_sketches(snap.table, len(snap.keys), snap.sketches)
 
         def rows(conn) -> None:
             W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
                        snap.row_watermarks)
             W.add_blocks(conn, snap.table, snap.blocks)
-        self._guard(self._replace, snap, rows)
+        self._guard(self._replace, snap, rows, later)
 
-    def _replace(self, snap: TableSnapshot, rows) -> None:
+    def _replace(self, snap: TableSnapshot, rows, later=None) -> None:
         """In one transaction: the table's results deleted, its rows written by ``rows(conn)``, then
         terms, skipped rows, groups, the run's history and the state (replace_table and
         replace_table_staged differ only in where the rows come from)."""
@@ -287,6 +290,8 @@ class SqlStore(SqlDecisions, SqlStaging):
                 # autovacuum gets to it (a non-owner only gets a warning: no harm)
                 conn.execute(sa.text(f"ANALYZE {S.term_counts.name}"))
             W.add_skipped(conn, snap.table, snap.skipped)
+            if later is not None:
+                snap = replace(snap, **later())
             W.add_groups(conn, snap.table, snap.groups)
             W.add_changes(conn, snap.table, snap.run_id, snap.changes)
             W.set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)

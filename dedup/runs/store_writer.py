@@ -1,0 +1,134 @@
+"""A full run's store write in a second process, while the main one finds the pairs and groups.
+
+After reading, a full run's main process worked alone while the text workers' cores idled: the
+pairs and groups (candidates, verification, linking) and then the block entries and the store
+write, which on SQLite are most of that time. The rows, their fingerprints and block entries do
+not depend on the groups, so a forked child writes them, inside the transaction that replaces the
+table's results, while the parent finds the groups; the parent then sends the groups and the
+run's changes, the child writes them and commits. One transaction as before: a run stopped at any
+point (the parent failing, Ctrl-C, either process killed) commits nothing, and the previous
+results stay. The parent reads the stored groups (to keep their ids) while the child writes:
+readers see the last committed results (SQLite's WAL, PostgreSQL's and InnoDB's snapshots).
+
+Only for SQL stores on a server or in a SQLite file in WAL mode (an in-memory SQLite store is the
+parent's alone), where processes can fork, with more than one text worker (``text.workers: 1``
+asks for one process) and at least ``MIN_ROWS`` rows (forking costs more than it saves on small
+tables).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import signal
+import time
+import traceback
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from ..errors import StoreError
+from ..store.sql import SqlStore
+from .parallel import _die_with_parent
+
+log = logging.getLogger(__name__)
+MIN_ROWS = 20_000
+
+
+class StoreWriter:
+    """The child writing a snapshot; ``finish(groups, changes)`` completes and commits it."""
+
+    def __init__(self, write: Callable[[Callable[[], dict]], dict]):
+        ctx = multiprocessing.get_context("fork")
+        self._pipe, child_end = ctx.Pipe()
+        self._proc = ctx.Process(target=_child, args=(write, child_end), name="dedup-store-writer", daemon=True)
+        self._proc.start()
+        child_end.close()
+        self.seconds: dict[str, float] = {}  # the child's wall seconds (block names and the write)
+
+    def finish(self, groups: list, changes: list) -> None:
+        """Send the groups and changes, wait for the commit; the child's error is raised here."""
+        try:
+            self._pipe.send({"groups": groups, "changes": changes})
+            status, detail = self._pipe.recv()
+        except (EOFError, BrokenPipeError, ConnectionResetError):
+            self._proc.join(5)
+            raise StoreError(f"the store writer process ended without committing (exit code {self._proc.exitcode})") from None
+        self._proc.join()
+        if status == "error":
+            error, text = detail
+            log.debug("store writer: %s", text)
+            raise error
+        self.seconds = detail
+
+    def abort(self) -> None:
+        """Stop the child, its transaction uncommitted."""
+        if self._proc.is_alive():
+            self._proc.kill()
+        self._proc.join()
+        self._pipe.close()
+
+
+def _child(write: Callable, pipe) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this child
+    _die_with_parent()
+    try:
+        seconds = write(lambda: _wait_for(pipe))
+        pipe.send(("ok", seconds))
+    except BaseException as e:  # noqa: BLE001 - every failure goes back to the parent, whole
+        try:
+            pipe.send(("error", (e, traceback.format_exc())))
+        except Exception:  # an exception that does not pickle: its text
+            pipe.send(("error", (StoreError(f"{type(e).__name__}: {e}"), traceback.format_exc())))
+
+
+def _wait_for(pipe) -> dict:
+    try:
+        return pipe.recv()
+    except EOFError:  # the parent is gone: nothing is committed
+        raise SystemExit(1) from None
+
+
+def can_write_beside(store, rows: int, workers: int) -> bool:
+    """Whether a full run of ``rows`` rows with ``workers`` text workers writes ``store`` in a child."""
+    if not isinstance(store, SqlStore) or workers < 2 or rows < MIN_ROWS:
+        return False
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    url = store.engine.url
+    if url.get_backend_name() != "sqlite":
+        return True
+    if url.database in (None, "", ":memory:"):
+        return False
+    with store.engine.connect() as conn:  # without WAL (a file system without shared memory) the
+        # child's write would lock the parent's reads of the stored groups out
+        return str(conn.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() == "wal"
+
+
+@contextmanager
+def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[StoreWriter | None]:
+    """A StoreWriter running ``write(store, later)`` in a child when ``can_write_beside``, else
+    None. ``write`` replaces the table's results in the store it is given, calling ``later()``
+    for the groups and changes (``SqlStore.replace_table``). A writer not finished when the block
+    ends (an error in the parent) is stopped uncommitted."""
+    if not can_write_beside(store, rows, workers):
+        yield None
+        return
+    writer = StoreWriter(_timed_write(store.url, write))
+    try:
+        yield writer
+    finally:
+        writer.abort()
+
+
+def _timed_write(url: str, write: Callable) -> Callable:
+    """In the child: a store of its own (the parent's pooled connections are not shared across a
+    fork), ``write(store, later)``, and the seconds it took."""
+    def run(later: Callable[[], dict]) -> dict:
+        start = time.perf_counter()
+        store = SqlStore(url, migrate=False)
+        try:
+            write(store, later)
+        finally:
+            store.close()
+        return {"store (child process: block names and write)": time.perf_counter() - start}
+    return run

@@ -1,0 +1,162 @@
+"""A full run's store write in a child process (dedup.runs.store_writer): the store holds what the
+one-process write holds, on every SQL database; a run that fails in either process commits
+nothing and leaves the previous results; no child outlives the run."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+import sqlalchemy as sa
+
+import dedup.runs.store_writer as store_writer
+from dedup.demo.generator import generate_petitions, write_sample_db
+from dedup.errors import StoreError
+from dedup.runs.full import run_full
+from dedup.store import open_store
+from dedup.store import sql as sql_store, sql_write
+from dedup.config import parse_config
+
+FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+
+
+def config(source_url: str, store_url: str, workers: int = 2):
+    return parse_config({"source": {"url": source_url, "batch_size": 100}, "store": {"url": store_url},
+                         "text": {"workers": workers},
+                         "tables": {"petitions": {"key": "id", "watermark": "updated_at", "fields": FIELDS}}})
+
+
+def contents(store_url: str) -> dict:
+    """Every dedup_* table's rows (the run history's times and ids aside), sorted."""
+    engine = sa.create_engine(store_url)
+    out = {}
+    with engine.connect() as conn:
+        for name in ("dedup_fingerprints", "dedup_blocks", "dedup_groups", "dedup_group_members", "dedup_pairs",
+                     "dedup_skipped", "dedup_term_counts", "dedup_run_changes"):
+            rows = conn.execute(sa.text(f"SELECT * FROM {name}")).mappings().all()
+            out[name] = sorted(tuple(sorted((k, v) for k, v in r.items() if k != "run_id")) for r in rows)
+        out["state"] = conn.execute(sa.text("SELECT version, watermark, max_group_id FROM dedup_tables")).all()
+    engine.dispose()
+    return out
+
+
+@pytest.fixture
+def source(tmp_path):
+    url = f"sqlite:///{tmp_path / 'source.db'}"
+    write_sample_db(url, generate_petitions(600, seed=3))
+    return url
+
+
+@pytest.fixture
+def beside(monkeypatch):
+    """Small tables written beside too (the run counts the children it starts)."""
+    monkeypatch.setattr(store_writer, "MIN_ROWS", 0)
+    started = []
+    real = store_writer.StoreWriter.__init__
+
+    def init(self, *a, **k):
+        real(self, *a, **k)
+        started.append(self)
+    monkeypatch.setattr(store_writer.StoreWriter, "__init__", init)
+    return started
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres", "mariadb"])
+def test_the_child_writes_what_one_process_writes(request, source, tmp_path, backend, beside):
+    urls = {"sqlite": lambda n: f"sqlite:///{tmp_path / n}"}
+    if backend != "sqlite":
+        url = request.getfixturevalue(f"{backend}_url")
+        other = request.getfixturevalue("sqlite_url")  # the one-process run's store, for comparison
+        urls = {"one": other, "two": url}
+    else:
+        urls = {"one": urls["sqlite"]("one.db"), "two": urls["sqlite"]("two.db")}
+    one = run_full(config(source, urls["one"], workers=1))
+    assert not beside
+    two = run_full(config(source, urls["two"], workers=2))
+    assert len(beside) == 1 and list(beside[0].seconds.values())[0] > 0
+    assert "store (child process: block names and write)" in two.stages
+    assert [g.keys for g in one.groups] == [g.keys for g in two.groups] and len(one.groups) > 10
+    a, b = contents(urls["one"]), contents(urls["two"])
+    if backend != "sqlite":  # types come back as each database keeps them: compare as text
+        a, b = ({k: [tuple((c, str(v)) for c, v in row) for row in rows] for k, rows in d.items() if k != "state"}
+                for d in (a, b))
+    assert a == b
+    assert len(a["dedup_blocks"]) > 5000
+
+
+def test_a_second_run_on_a_stored_table_keeps_the_group_ids(source, tmp_path, beside):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    first = run_full(config(source, url))
+    second = run_full(config(source, url))
+    assert len(beside) == 2
+    assert [(g.id, g.keys) for g in first.groups] == [(g.id, g.keys) for g in second.groups]
+    assert second.changes.get("new", 0) == 0
+
+
+def test_the_parent_failing_commits_nothing(source, tmp_path, beside, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    run_full(config(source, url))
+    before = contents(url)
+    import dedup.runs.full as full
+
+    def boom(*a, **k):
+        raise RuntimeError("the groups failed")
+    monkeypatch.setattr(full, "settle_groups", boom)
+    with pytest.raises(RuntimeError, match="the groups failed"):
+        run_full(config(source, url))
+    assert len(beside) == 2 and not beside[1]._proc.is_alive()
+    assert contents(url) == before
+    assert not [p for p in multiprocessing.active_children() if p.name == "dedup-store-writer"]
+
+
+def test_the_child_failing_is_raised_in_the_parent_and_commits_nothing(source, tmp_path, beside, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    run_full(config(source, url))
+    before = contents(url)
+
+    def boom(*a, **k):  # patched before the fork: the child runs it
+        raise StoreError("disk full while writing blocks")
+    monkeypatch.setattr(sql_write, "add_blocks", boom)
+    with pytest.raises(StoreError, match="disk full while writing blocks"):
+        run_full(config(source, url))
+    assert len(beside) == 2 and contents(url) == before
+    s = open_store(url)
+    try:
+        assert [r.status for r in s.runs("petitions")] == ["failed", "ok"]  # newest first
+    finally:
+        s.close()
+
+
+def test_the_child_killed_is_an_error_in_the_parent(source, tmp_path, beside, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    run_full(config(source, url))
+    before = contents(url)
+    import os
+
+    def die(*a, **k):
+        os._exit(9)
+    monkeypatch.setattr(sql_write, "add_groups", die)  # in the child, after the rows are written
+    with pytest.raises(StoreError, match="ended without committing"):
+        run_full(config(source, url))
+    assert contents(url) == before
+
+
+def test_in_memory_or_one_worker_or_a_small_table_or_no_wal_writes_in_one_process(tmp_path, monkeypatch):
+    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    memory = open_store("sqlite://")
+    try:
+        assert store_writer.can_write_beside(store, 10 ** 6, 2)
+        assert not store_writer.can_write_beside(store, 10 ** 6, 1)
+        assert not store_writer.can_write_beside(store, store_writer.MIN_ROWS - 1, 2)
+        assert not store_writer.can_write_beside(memory, 10 ** 6, 2)
+    finally:
+        store.close()
+        memory.close()
+    # a SQLite file left in rollback-journal mode (WAL impossible on its file system): the child's
+    # write would lock the parent's reads out
+    monkeypatch.setattr(sql_store, "_sqlite_pragmas", sql_store._sqlite_busy)
+    plain = open_store(f"sqlite:///{tmp_path / 'plain.db'}")
+    try:
+        assert not store_writer.can_write_beside(plain, 10 ** 6, 2)
+    finally:
+        plain.close()
