@@ -65,5 +65,7 @@ def test_a_stopped_run_leaves_no_workers(project, sig):
         try:
             store.acquire_lock("petitions", "test:1:x", 60)  # released by the stopped run
             store.release_lock("petitions", "test:1:x")
+            last = store.runs("petitions")[0]  # recorded as failed, not left "running"
+            assert last.status == "failed" and last.summary["error"].startswith("interrupted")
         finally:
             store.close()

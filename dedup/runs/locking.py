@@ -37,7 +37,7 @@ def table_run(config: Config, table: TableConfig, kind: str) -> Iterator[tuple[S
                 store.start_run(run)
                 try:
                     yield source, store, run
-                except Exception as e:  # recorded, then raised as it was
+                except BaseException as e:  # recorded (Ctrl-C and SIGTERM too), then raised as it was
                     _finish_failed(store, run, e)
                     raise
             finally:
@@ -71,9 +71,10 @@ def _is_dead_local_run(owner: str | None) -> bool:
     return False
 
 
-def _finish_failed(store: Store, run: RunRecord, error: Exception) -> None:
+def _finish_failed(store: Store, run: RunRecord, error: BaseException) -> None:
+    why = str(error) if isinstance(error, Exception) else f"interrupted ({type(error).__name__})"
     try:
-        store.finish_run(run.id, "failed", {"error": str(error)})
+        store.finish_run(run.id, "failed", {"error": why})
     except DedupError:
         log.debug("could not record the failed run", exc_info=True)
 
