@@ -68,12 +68,12 @@ def _init_worker(featurizer: Featurizer) -> None:
     global _WORKER_FEATURIZER
     _WORKER_FEATURIZER = featurizer
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it shuts the pool down
-    _die_with_parent()
+    die_with_parent()
 
 
-def _die_with_parent() -> None:
-    """On Linux, ask the kernel to end this worker when its parent dies, even by SIGKILL, so a killed
-    run leaves no orphan processes behind."""
+def die_with_parent() -> None:
+    """On Linux, ask the kernel to end this process (a worker, the store writer) when its parent
+    dies, even by SIGKILL, so a killed run leaves no orphan processes behind."""
     if not sys.platform.startswith("linux"):
         return
     try:

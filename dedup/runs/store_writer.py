@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 
 from ..errors import StoreError
 from ..store.sql import SqlStore
-from .parallel import _die_with_parent
+from .parallel import die_with_parent
 
 log = logging.getLogger(__name__)
 MIN_ROWS = 20_000
@@ -70,7 +70,7 @@ class StoreWriter:
 
 def _child(write: Callable, pipe) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this child
-    _die_with_parent()
+    die_with_parent()
     try:
         seconds = write(lambda: _wait_for(pipe))
         pipe.send(("ok", seconds))
