@@ -100,3 +100,27 @@ def test_an_undecodable_row_is_reported_and_the_rest_still_read(tmp_path):
 @pytest.mark.parametrize("value", [None, 5, "abc", dt.date(2024, 1, 2), dt.datetime(2024, 1, 2, 3, 4, 5, 6)])
 def test_watermark_json_round_trip(value):
     assert watermark_from_json(watermark_to_json(value)) == value
+
+
+def test_a_column_type_sqlalchemy_does_not_know_is_one_line_naming_it(postgres_url, caplog):
+    """PostgreSQL's ``point``: SQLAlchemy warns with its own source line; dedup says which column,
+    once, and reads the table (the driver's text of the value)."""
+    import warnings
+
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(postgres_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE petitions (id int PRIMARY KEY, name text, content text, loc point)"))
+        conn.execute(sa.text("INSERT INTO petitions VALUES (1, '张三', '噪音扰民', point(1, 2))"))
+    engine.dispose()
+    cfg = parse_config({"source": {"url": postgres_url}, "tables": {"petitions": {
+        "key": "id", "fields": {"name": "short", "content": "text", "loc": "short"}}}}).table("petitions")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no raw SAWarning escapes
+        with caplog.at_level("WARNING"), Source(postgres_url, cfg, 10) as src:
+            rows = [r for b in src.batches() for r in b.rows]
+    said = [r.getMessage() for r in caplog.records if "does not know" in r.getMessage()]
+    assert said == ["petitions: column 'loc' has a type SQLAlchemy does not know (point); its values are read "
+                    "as the database driver gives them"]
+    assert rows[0][1]["loc"] == "(1,2)"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import warnings
 from urllib.parse import quote, unquote, urlparse
 
 import sqlalchemy as sa
@@ -10,6 +13,8 @@ from sqlalchemy import exc as sa_exc
 
 from ..errors import ConfigError
 from .masking import mask_secrets, remember_secrets
+
+log = logging.getLogger(__name__)
 
 
 def make_engine(url: str, what: str) -> sa.Engine:
@@ -55,3 +60,19 @@ def read_only_sqlite_url(url: str) -> str | None:
     if not os.access(os.path.dirname(path), os.W_OK) and not os.path.exists(path + "-shm"):
         query["immutable"] = "1"
     return u.set(database=db, query={**query, "uri": "true"}).render_as_string(hide_password=False)
+
+
+_UNKNOWN_TYPE = re.compile(r"Did not recognize type '(.+)' of column '(.+)'")
+
+
+def say_unknown_types(table: str, seen: list) -> None:
+    """SQLAlchemy's warning about a column type it does not know (PostgreSQL's ``point``, say),
+    as one line naming the column (a raw Python warning showed dedup's source line to users);
+    other warnings are passed on as they were."""
+    for w in seen:
+        found = _UNKNOWN_TYPE.search(str(w.message))
+        if found:
+            log.warning("%s: column %r has a type SQLAlchemy does not know (%s); its values are read as the "
+                        "database driver gives them", table, found.group(2), found.group(1))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

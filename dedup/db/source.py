@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
+import warnings
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -24,7 +25,7 @@ from sqlalchemy import exc as sa_exc
 from ..config.model import TableConfig
 from ..errors import ConfigError, SourceError
 from ..text.normalize import key_to_text
-from .engine import first_line, make_engine
+from .engine import first_line, make_engine, say_unknown_types
 from .masking import mask_secrets
 from .keyset import _after, _as_stored, _temporal
 from .watermark import watermark_from_json
@@ -72,8 +73,10 @@ class Source:
     def _reflect(self) -> sa.Table:
         name = self.config.name
         try:
-            with self.engine.connect() as conn:
+            with self.engine.connect() as conn, warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always", sa_exc.SAWarning)
                 tbl = sa.Table(name, sa.MetaData(), autoload_with=conn)
+            say_unknown_types(name, seen)
         except sa_exc.NoSuchTableError:
             raise ConfigError(
                 f"tables.{name}: table {name!r} not found in the source database {mask_secrets(self.url)}"
@@ -383,3 +386,4 @@ def _dicts(result) -> list[dict]:
     feeds the featurising workers."""
     names = list(result.keys())
     return [dict(zip(names, row)) for row in result.all()]
+
