@@ -16,6 +16,7 @@ from dedup.runs.full import run_full
 from dedup.store import open_store
 from dedup.store import sql as sql_store, sql_write
 from dedup.config import parse_config
+from helpers import wait_until
 
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 
@@ -125,6 +126,28 @@ def test_the_child_failing_is_raised_in_the_parent_and_commits_nothing(source, t
         assert [r.status for r in s.runs("petitions")] == ["failed", "ok"]  # newest first
     finally:
         s.close()
+
+
+def test_the_child_failing_before_the_groups_are_sent_is_its_own_error(source, tmp_path, beside, monkeypatch):
+    """The child fails at once and has exited before the parent sends the groups: the parent
+    reports the child's error, not a broken pipe."""
+    import dedup.runs.full as full
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    run_full(config(source, url))
+    before = contents(url)
+
+    def boom(*a, **k):  # the child's first step
+        raise ValueError("no block entries today")
+    real_settle = full.settle_groups
+
+    def settle_after_the_child_ended(*a, **k):
+        wait_until(lambda: beside and not beside[-1]._proc.is_alive(), what="the writer to end")
+        return real_settle(*a, **k)
+    monkeypatch.setattr(full, "rows_snapshot", boom)
+    monkeypatch.setattr(full, "settle_groups", settle_after_the_child_ended)
+    with pytest.raises(ValueError, match="no block entries today"):
+        run_full(config(source, url))
+    assert len(beside) == 2 and contents(url) == before
 
 
 def test_the_child_killed_is_an_error_in_the_parent(source, tmp_path, beside, monkeypatch):

@@ -49,8 +49,11 @@ class StoreWriter:
         """Send the groups and changes, wait for the commit; the child's error is raised here."""
         try:
             self._pipe.send({"groups": groups, "changes": changes})
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the child ended already: its reply (its error) may be waiting in the pipe
+        try:
             status, detail = self._pipe.recv()
-        except (EOFError, BrokenPipeError, ConnectionResetError):
+        except (EOFError, ConnectionResetError):
             self._proc.join(5)
             raise StoreError(f"the store writer process ended without committing (exit code {self._proc.exitcode})") from None
         self._proc.join()
