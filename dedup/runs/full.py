@@ -93,6 +93,8 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
                     else TermModel.learn(rows.features)
             sketches = recipe.sketch(rows.features, terms)
             recipe = learned(recipe, sketches)
+        rows = replace(rows, features=None)  # the sketches hold what is needed: the features' arrays
+        # (about 1.4 KB a row) are freed before the pairs, groups and store write
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
             distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
