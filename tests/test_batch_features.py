@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from dedup.config import FieldSpec
 from dedup.demo.generator import generate_petitions
-from dedup.text.batch import hashed_batch, occurrences
+from dedup.text.batch import hashed_batch
 from dedup.text.features import Featurizer
 from dedup.text.segment import Segmenter, load_stopwords
 
@@ -21,7 +21,7 @@ FIELDS = (FieldSpec("name", "short", 2.0), FieldSpec("title", "text", 2.0), Fiel
 
 def both(fz: Featurizer, rows: list[dict]):
     kept = [r for r in rows if fz.described(r)]
-    return fz.hashed([fz.described(r) for r in kept]), hashed_batch(fz, [occurrences(fz, r) for r in kept])
+    return fz.hashed([fz.described(r) for r in kept]), hashed_batch(fz, [fz.occurrences(r) for r in kept])
 
 
 def assert_same(a, b) -> None:
@@ -62,11 +62,11 @@ def test_rows_without_features_and_odd_values():
     fz = Featurizer(FIELDS, SEG)
     rows = [{"name": None, "content": "   "}, {"name": 12345, "phone": 13800000000}, {"title": "的"},
             {"address": "北京市朝阳区", "content": "ＡＢＣ　全角"}]
-    assert [bool(occurrences(fz, r)) for r in rows] == [False, True, False, True]
+    assert [bool(fz.occurrences(r)) for r in rows] == [False, True, False, True]
     a, b = both(fz, rows)
     assert_same(a, b)
     with pytest.raises(UnicodeDecodeError):  # the row is unreadable, as for described
-        occurrences(fz, {"content": b"\xff\xfe"})
+        fz.occurrences({"content": b"\xff\xfe"})
 
 
 words = st.sampled_from(["噪音", "扰民", "工资", "拖欠", "的", "北京", "abc", "ABC", "１２３", " ", "，", "x"])

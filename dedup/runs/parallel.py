@@ -17,7 +17,7 @@ from typing import Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
-from ..text.batch import hashed_batch, occurrences
+from ..text.batch import hashed_batch
 from ..text.features import Featurizer
 
 Rows = list[tuple[str, dict]]
@@ -46,7 +46,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
             plain = all(v is None or type(v) in (str, int) for v in values)  # hashable, and never True == 1
             f = seen.get(values) if plain else None
             if f is None:
-                f = occurrences(featurizer, row)
+                f = featurizer.occurrences(row)
                 if plain:
                     seen[values] = f
         except (ValueError, TypeError, ArithmeticError) as e:  # a value no text can be made of (UnicodeDecodeError is a ValueError)

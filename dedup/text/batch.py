@@ -2,26 +2,25 @@
 
 ``Featurizer.described`` builds one dict a row and adds each term's weight in Python; over a full
 run that loop and laying its dicts out flat cost about as much as segmenting the text. Here Python
-only collects each field's features as they occur (its terms, n-grams or whole value) and hashes
-them through a memo (terms repeat across rows); counting a feature's occurrences in a field,
-weighting it, adding the weights of one feature met in several fields and laying the rows out are
-array operations. The result is ``Featurizer.hashed`` of the rows' ``described`` features: the
-same hashes in the same order (each row's features in the order first met), the same weights to
-the bit (a feature's field weights are added in field order, as the dict adds them),
-``tests/test_batch_features.py`` compares them. Two different features with one CityHash64 (one
+only collects each field's features as they occur (``Featurizer.occurrences``, which ``described``
+walks too) and hashes them through a memo (terms repeat across rows); counting a feature's
+occurrences in a field, weighting it, adding the weights of one feature met in several fields and
+laying the rows out are array operations. The result is ``Featurizer.hashed`` of the rows'
+``described`` features: the same hashes in the same order (each row's features in the order first
+met), the same weights to the bit (a feature's field weights are added in field order, as the
+dict adds them), ``tests/test_batch_features.py`` compares them. Two different features with one CityHash64 (one
 chance in 2**64 a pair) are one feature here and two there; their sketch bits are the same.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 from cityhash import CityHash64
 
 from ..index.fingerprint import HashedFeatures
-from .features import _TF_CACHED, _TF_TABLES, FIELD_TAG, WHOLE_VALUE, Featurizer, ngrams
-from .normalize import normalize_short, normalize_text, value_to_text
+from .features import _TF_CACHED, _TF_TABLES, Featurizer
 
 
 class _Hashes(dict):
@@ -39,32 +38,8 @@ class _Hashes(dict):
 _HASHES = _Hashes()
 
 
-def occurrences(fz: Featurizer, row: Mapping[str, object]) -> list[tuple[int, list[str]]]:
-    """(field position, the field's features as they occur) of each field with any; a whole value
-    is its field's one feature. Raises what ``described`` raises on a value no text can be made of."""
-    out = []
-    for position, f in enumerate(fz.fields):
-        text = value_to_text(row.get(f.name))
-        if text is None:
-            continue
-        if f.kind == "short":
-            value = normalize_short(text)
-            found = [f"{f.name}{WHOLE_VALUE}{value}"] if value else []
-        elif f.kind == "chars":
-            tag = f"{f.name}{FIELD_TAG}"
-            found = [tag + g for g in ngrams(normalize_short(text), f.n or 1)]
-        else:
-            found = fz.segmenter.terms(normalize_text(text))
-            if fz.by_field and found:
-                tag = f"{f.name}{FIELD_TAG}"
-                found = [tag + t for t in found]
-        if found:
-            out.append((position, found))
-    return out
-
-
 def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -> HashedFeatures:
-    """The rows' hashed features from their ``occurrences`` (every row with at least one)."""
+    """The rows' hashed features from their ``Featurizer.occurrences`` (every row with at least one)."""
     flat: list[str] = []
     seg_len, seg_pos, seg_row = [], [], []
     for r, fields in enumerate(found):

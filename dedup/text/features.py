@@ -42,38 +42,50 @@ class Featurizer:
     def _count(self, n: int) -> float:
         return 1.0 + math.log(n) if self.tf == "log" else float(n)
 
-    def described(self, row: Mapping[str, object]) -> dict[str, list]:
-        """feature -> [weight, field position, is a term]; empty when every field is NULL or blank.
-
-        Features met twice add their weights (a term in both title and content is one feature;
-        it keeps the field it was first met in, which only a fields fingerprint, whose terms are
-        tagged with their column, makes use of). The loops are written out (no helper call per
-        term): this runs for every term of every row."""
-        out: dict[str, list] = {}
-        get = out.get
-        counts = _TF_TABLES["log" if self.tf == "log" else "raw"]
+    def occurrences(self, row: Mapping[str, object]) -> list[tuple[int, list[str]]]:
+        """(field position, the field's features as they occur) of each field with any: a short
+        field's whole value (its one feature, tagged with the column), a chars field's n-grams
+        (tagged), a text field's terms (tagged in a fields fingerprint). A value no text can be
+        made of raises (ValueError, TypeError...: the row is unreadable)."""
+        out = []
         for position, f in enumerate(self.fields):
             text = value_to_text(row.get(f.name))
             if text is None:
                 continue
             if f.kind == "short":
                 value = normalize_short(text)
-                if value:
-                    _add(out, f"{f.name}{WHOLE_VALUE}{value}", f.weight, position, False)
-                continue
-            if f.kind == "chars":
+                found = [f"{f.name}{WHOLE_VALUE}{value}"] if value else []
+            elif f.kind == "chars":
                 tag = f"{f.name}{FIELD_TAG}"
-                tally = Counter(ngrams(normalize_short(text), f.n or 1))
+                found = [tag + g for g in ngrams(normalize_short(text), f.n or 1)]
             else:
-                tag = f"{f.name}{FIELD_TAG}" if self.by_field else ""
-                tally = Counter(self.segmenter.terms(normalize_text(text)))
-            w = f.weight
-            for term, tf in tally.items():
-                feature = tag + term if tag else term
-                weight = (counts[tf] if tf < _TF_CACHED else self._count(tf)) * w
+                found = self.segmenter.terms(normalize_text(text))
+                if self.by_field and found:
+                    tag = f"{f.name}{FIELD_TAG}"
+                    found = [tag + t for t in found]
+            if found:
+                out.append((position, found))
+        return out
+
+    def described(self, row: Mapping[str, object]) -> dict[str, list]:
+        """feature -> [weight, field position, is a term]; empty when every field is NULL or blank.
+
+        Features met twice add their weights (a term in both title and content is one feature;
+        it keeps the field it was first met in, which only a fields fingerprint, whose terms are
+        tagged with their column, makes use of). A run featurises whole batches with numpy
+        (dedup.text.batch); this per-row dict serves ``features`` (explain) and is the plain
+        reference the batch is tested against."""
+        out: dict[str, list] = {}
+        get = out.get
+        counts = _TF_TABLES["log" if self.tf == "log" else "raw"]
+        for position, found in self.occurrences(row):
+            f = self.fields[position]
+            term, w = f.kind != "short", f.weight
+            for feature, tf in Counter(found).items():
+                weight = (counts[tf] if tf < _TF_CACHED else self._count(tf)) * w if term else w
                 entry = get(feature)
                 if entry is None:
-                    out[feature] = [weight, position, True]
+                    out[feature] = [weight, position, term]
                 else:
                     entry[0] += weight
         return out
@@ -84,7 +96,8 @@ class Featurizer:
 
     def hashed(self, described: Sequence[dict[str, list]], rows: Sequence[Mapping[str, object]] = ()) -> HashedFeatures:
         """The rows' described features, hashed for the index, with the signatures of ``rows`` (the
-        same rows' values) when the recipe keeps signatures."""
+        same rows' values) when the recipe keeps signatures: the plain per-row layout that
+        dedup.text.batch's ``hashed_batch`` (what runs use) is tested against."""
         entries = [e for row in described for e in row.values()]
         out = HashedFeatures.flat([f for row in described for f in row],
                                   np.fromiter((e[0] for e in entries), np.float64, len(entries)),
@@ -104,14 +117,6 @@ class Featurizer:
 _TF_CACHED = 64  # term counts below this take their weight from a table (the same floats)
 _TF_TABLES = {"log": [1.0 + math.log(n) if n else 0.0 for n in range(_TF_CACHED)],
               "raw": [float(n) for n in range(_TF_CACHED)]}
-
-
-def _add(out: dict[str, list], feature: str, weight: float, position: int, term: bool) -> None:
-    entry = out.get(feature)
-    if entry is None:
-        out[feature] = [weight, position, term]
-    else:
-        entry[0] += weight
 
 
 def ngrams(value: str, n: int) -> list[str]:
