@@ -386,4 +386,3 @@ def _dicts(result) -> list[dict]:
     feeds the featurising workers."""
     names = list(result.keys())
     return [dict(zip(names, row)) for row in result.all()]
-

@@ -98,9 +98,8 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
             distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
-        base = snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark)
-        write = lambda into, later: into.replace_table(  # noqa: E731 - the rows' part of store_full
-            rows_snapshot(base, recipe, rows, sketches, distinct), later)
+        write = lambda into, later: into.replace_table(rows_snapshot(  # noqa: E731 - in the writer's child
+            snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, sketches, distinct), later)
         with writing_beside(store, len(rows.keys), resolve_workers(config.text.workers), write) as writer:
             with clock.stage("groups"):
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
