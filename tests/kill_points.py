@@ -1,0 +1,279 @@
+"""Randomized kill points: the stores, the scenarios and one kill, for tests/test_kill_points.py.
+
+A scenario is a command (``migrate``, a first ``full`` on an empty store, ``full``, ``incremental``,
+``incremental --reconcile``, ``decide``) run on a saved store state and source. Its reference is
+the command run once, unkilled. A kill point restores the same state, starts the command as a real
+``dedup`` process, SIGKILLs it (or one of its child processes: a featurising worker or the store
+writer) at a random moment, runs the command again to the end, and compares the store with the
+reference: the same groups with the same ids, the same rows, fingerprints and decisions.
+
+A store backend saves and restores whole states: a copy of the SQLite file, a copy of a MariaDB
+database's tables, a copy of a MongoDB database's collections and indexes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+from dedup.cli import main as cli
+from dedup.store import open_store
+from helpers import child_env
+
+# The command's process: the store writer's row floor lowered so that these small tables use it too.
+HOOK = ("import sys, dedup.runs.store_writer as w; w.MIN_ROWS = 1; sys.argv[0] = 'dedup'; "
+        "from dedup.console import main; main()")
+EXIT_DEADLINE = 120  # seconds a killed run's main process may take to end after a child was killed
+
+
+def store_state(url: str, table: str = "petitions") -> dict:
+    """What a run leaves that must not depend on a kill: groups and their ids, rows, decisions."""
+    store = open_store(url)
+    try:
+        return {
+            "groups": sorted((g.id, tuple(sorted(g.keys))) for g in store.groups(table)),
+            "fingerprints": store.fingerprints(table),
+            "decisions": sorted((d.a, d.b, d.verdict) for d in store.decisions(table)),
+            "max_group_id": store.max_group_id(table),
+        }
+    finally:
+        store.close()
+
+
+def differences(got: dict, want: dict) -> str:
+    out = []
+    for name in want:
+        if got[name] != want[name]:
+            if isinstance(want[name], list):
+                extra, missing = set(got[name]) - set(want[name]), set(want[name]) - set(got[name])
+                out.append(f"{name}: {len(extra)} extra {sorted(extra)[:3]}, {len(missing)} missing {sorted(missing)[:3]}")
+            elif isinstance(want[name], dict):
+                diff = {k for k in set(got[name]) | set(want[name]) if got[name].get(k) != want[name].get(k)}
+                out.append(f"{name}: {len(diff)} keys differ, e.g. {sorted(diff)[:3]}")
+            else:
+                out.append(f"{name}: {got[name]!r} != {want[name]!r}")
+    return "; ".join(out)
+
+
+# --- stores whose whole state can be saved and restored ------------------------------------------
+
+class SqliteStore:
+    name = "sqlite"
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.path = root / "store.db"
+        self.url = f"sqlite:///{self.path}"
+
+    def _files(self, base: Path) -> list[Path]:
+        return [base.with_name(base.name + suffix) for suffix in ("", "-wal", "-shm")]
+
+    def blank(self) -> None:
+        for f in self._files(self.path):
+            f.unlink(missing_ok=True)
+
+    def save(self, label: str) -> None:
+        for src, dst in zip(self._files(self.path), self._files(self.root / f"saved-{label}.db")):
+            dst.unlink(missing_ok=True)
+            if src.exists():
+                shutil.copyfile(src, dst)
+
+    def restore(self, label: str) -> None:
+        self.blank()
+        for src, dst in zip(self._files(self.root / f"saved-{label}.db"), self._files(self.path)):
+            if src.exists():
+                shutil.copyfile(src, dst)
+
+    def dispose(self) -> None:
+        pass
+
+
+class MariadbStore:
+    """A database per state; restoring copies each table (CREATE TABLE LIKE, INSERT SELECT)."""
+
+    name = "mariadb"
+
+    def __init__(self, server_url: str):
+        self.admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+        self.prefix = "k_" + uuid.uuid4().hex[:8]
+        self.db = self.prefix + "_work"
+        self.url = sa.make_url(server_url).set(database=self.db).render_as_string(hide_password=False)
+        self.blank()
+
+    def _run(self, *statements: str) -> None:
+        with self.admin.connect() as c:
+            for s in statements:
+                c.exec_driver_sql(s)
+
+    def _copy(self, src: str, dst: str) -> None:
+        self._run(f"DROP DATABASE IF EXISTS `{dst}`", f"CREATE DATABASE `{dst}` CHARACTER SET utf8mb4")
+        with self.admin.connect() as c:
+            tables = [r[0] for r in c.exec_driver_sql(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (src,))]
+            for t in tables:
+                c.exec_driver_sql(f"CREATE TABLE `{dst}`.`{t}` LIKE `{src}`.`{t}`")
+                c.exec_driver_sql(f"INSERT INTO `{dst}`.`{t}` SELECT * FROM `{src}`.`{t}`")
+
+    def blank(self) -> None:
+        self._run(f"DROP DATABASE IF EXISTS `{self.db}`", f"CREATE DATABASE `{self.db}` CHARACTER SET utf8mb4")
+
+    def save(self, label: str) -> None:
+        self._copy(self.db, f"{self.prefix}_{label}")
+
+    def restore(self, label: str) -> None:
+        self._copy(f"{self.prefix}_{label}", self.db)
+
+    def dispose(self) -> None:
+        with self.admin.connect() as c:
+            names = [r[0] for r in c.exec_driver_sql("SHOW DATABASES") if r[0].startswith(self.prefix)]
+            for n in names:
+                c.exec_driver_sql(f"DROP DATABASE `{n}`")
+        self.admin.dispose()
+
+
+class MongoStore:
+    """A database per state; restoring copies each collection's documents and indexes."""
+
+    name = "mongo"
+
+    def __init__(self, server_uri: str):
+        import pymongo
+        from mongo_fixtures import with_database
+
+        self.client = pymongo.MongoClient(server_uri)
+        self.prefix = "k_" + uuid.uuid4().hex[:8]
+        self.db = self.prefix + "_work"
+        self.url = with_database(server_uri, self.db)
+
+    def _copy(self, src: str, dst: str) -> None:
+        self.client.drop_database(dst)
+        for name in self.client[src].list_collection_names():
+            source, target = self.client[src][name], self.client[dst][name]
+            docs = list(source.find())
+            if docs:
+                target.insert_many(docs)
+            for index, info in source.index_information().items():
+                if index != "_id_":
+                    options = {k: v for k, v in info.items() if k in ("unique", "sparse", "partialFilterExpression")}
+                    target.create_index(info["key"], name=index, **options)
+
+    def blank(self) -> None:
+        self.client.drop_database(self.db)
+
+    def save(self, label: str) -> None:
+        self._copy(self.db, f"{self.prefix}_{label}")
+
+    def restore(self, label: str) -> None:
+        self._copy(f"{self.prefix}_{label}", self.db)
+
+    def dispose(self) -> None:
+        for name in self.client.list_database_names():
+            if name.startswith(self.prefix):
+                self.client.drop_database(name)
+        self.client.close()
+
+
+# --- scenarios and kills --------------------------------------------------------------------------
+
+@dataclass
+class Scenario:
+    name: str
+    state: str | None  # the saved store state it starts from; None: an empty store
+    source: str  # the source file it reads
+    args: list[str]
+    children: bool  # whether its process has child processes worth killing (workers, store writer)
+    seconds: float = 0.0  # how long the unkilled command took as a process
+    startup: float = 0.0  # how long a process takes to start and read its config (`dedup report`)
+    reference: dict | None = None
+
+
+def run_in_process(config: Path, args: list[str]) -> None:
+    """The command run to the end in this process, as a cron job would run it again."""
+    got = CliRunner().invoke(cli, ["-c", str(config), *args])
+    if got.exit_code != 0:
+        raise AssertionError(f"`dedup {' '.join(args)}` exited {got.exit_code} on the rerun: {got.output[-800:]}"
+                             f"{got.exception!r}")
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(entry))
+    return out
+
+
+def start(config: Path, args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", HOOK, "-c", str(config), *args], env=child_env(),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, errors="replace")
+
+
+def timed_run(config: Path, args: list[str]) -> float:
+    began = time.monotonic()
+    proc = start(config, args)
+    _, err = proc.communicate(timeout=600)
+    if proc.returncode != 0:
+        raise AssertionError(f"`dedup {' '.join(args)}` exited {proc.returncode}: {err[-800:]}")
+    return time.monotonic() - began
+
+
+@dataclass
+class Kill:
+    """What one kill point did: whom it killed and when, and whether the process was still running."""
+    target: str
+    delay: float
+    landed: bool
+    note: str = ""
+
+
+def kill_once(config: Path, scenario: Scenario, rng: random.Random) -> Kill:
+    """Start the scenario's command, SIGKILL it or a child at a random moment, wait for its end."""
+    target = rng.choice(["main", "child"]) if scenario.children else "main"
+    delay = rng.uniform(0.8 * scenario.startup, max(scenario.seconds, scenario.startup + 0.2))
+    proc = start(config, scenario.args)
+    try:
+        deadline = time.monotonic() + delay
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.005)
+        if proc.poll() is not None:
+            return Kill(target, delay, landed=False)
+        if target == "main":
+            proc.kill()
+        else:
+            kids = children_of(proc.pid)
+            if not kids:
+                proc.kill()
+                return Kill("main (no child yet)", delay, landed=True)
+            os.kill(rng.choice(kids), signal.SIGKILL)
+        try:
+            _, err = proc.communicate(timeout=EXIT_DEADLINE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate(timeout=60)
+            return Kill(target, delay, landed=True, note=f"HUNG: still running {EXIT_DEADLINE} s after the kill")
+        note = ""
+        if target == "child" and proc.returncode not in (0, 1):
+            note = f"main exited {proc.returncode} after its child was killed: {err.strip()[-300:]}"
+        return Kill(target, delay, landed=True, note=note)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(60)
