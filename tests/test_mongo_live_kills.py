@@ -19,10 +19,11 @@ import pytest
 
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
+from dedup.store import open_store
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from helpers import Child, child_env, wait_until
 from mongo_fixtures import IN_CI, mongo_live_url  # noqa: F401 (a fixture)
-from test_mongo_kills import WRITES, cfg_for, groups_by_id, mutate_source
+from test_mongo_kills import WRITES, cfg_for, mutate_source
 
 pytestmark = pytest.mark.faults
 
@@ -61,9 +62,18 @@ main()
 """
 
 
+def outcome(store_url: str) -> tuple[dict[int, list[str]], list[str]]:
+    """Groups by id, and the rows the store holds."""
+    store = open_store(store_url)
+    try:
+        return {g.id: sorted(g.keys) for g in store.groups("petitions")}, sorted(store.keys("petitions"))
+    finally:
+        store.close()
+
+
 def scene(tmp_path, store_url):
     """A source after a full run into ``store_url``, changed since; the clean run's groups by id
-    (a SQLite store given the same two runs); the config file a child runs with."""
+    and rows (a SQLite store given the same two runs); the config file a child runs with."""
     sample = generate_petitions(130, seed=27, duplicate_share=0.35)
     src = f"sqlite:///{tmp_path / 'src.db'}"
     write_sample_db(src, SampleTable(sample.rows[:90], sample.truth))
@@ -77,7 +87,7 @@ def scene(tmp_path, store_url):
         f'source: {{url: "{src}", batch_size: 37}}\nstore: {{url: "{store_url}"}}\ntables:\n  petitions:\n'
         "    key: id\n    watermark: updated_at\n"
         "    fields: {name: short, phone: short, address: short, title: text, content: text}\n", encoding="utf-8")
-    return groups_by_id(ref), str(path)
+    return outcome(ref), str(path)
 
 
 def dedup(config: str, *args: str, **env: str) -> subprocess.CompletedProcess:
@@ -95,10 +105,10 @@ def test_a_reconcile_killed_at_any_moment_then_run_again_ends_as_a_clean_run(tmp
         assert done.returncode in (0, 9), done.stderr
     done = dedup(config, "incremental", "--reconcile", DEDUP_TEST_CUT_AT="0")
     assert done.returncode == 0, done.stderr
-    assert groups_by_id(mongo_live_url) == expected
+    assert outcome(mongo_live_url) == expected
     done = dedup(config, "incremental", "--reconcile", "--json", DEDUP_TEST_CUT_AT="0")
     assert done.returncode == 0, done.stderr
-    assert groups_by_id(mongo_live_url) == expected
+    assert outcome(mongo_live_url) == expected
 
 
 # --- the server killed and restarted on its data ------------------------------------------------
@@ -181,4 +191,4 @@ def test_the_server_killed_mid_run_and_restarted_then_a_run_again_ends_as_a_clea
     own_server.start()
     done = dedup(config, "incremental", "--reconcile", DEDUP_TEST_CUT_AT="0")
     assert done.returncode == 0, done.stderr
-    assert groups_by_id(store_url) == expected
+    assert outcome(store_url) == expected
