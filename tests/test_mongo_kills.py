@@ -168,3 +168,56 @@ def test_a_reconcile_cut_at_any_write_then_run_again_ends_as_a_clean_run(monkeyp
     again = run_incremental(cfg, reconcile=True)  # nothing left to do, and no error
     assert (again.fingerprinted, again.deleted) == (0, 0)
     assert groups_by_id(MOCK_URL) == expected[0]
+
+
+def test_changes_survive_the_journal_whole(scene, monkeypatch):
+    """What the journal keeps is what was planned: encode then decode gives equal changes."""
+    from dedup.store import mongo_journal
+    from dedup.store.mongo import MongoStore
+
+    src, base, _ = scene
+    fresh_store(monkeypatch, base)
+    kept = []
+    monkeypatch.setattr(MongoStore, "_apply", lambda self, ch: kept.append(ch))
+    run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
+    ch = kept[0]
+    again = mongo_journal.decode(mongo_journal.encode(ch))
+    assert ch.remove_blocks.names and ch.add_blocks.names and ch.upsert_groups and ch.delete_groups
+    for name in vars(ch):
+        a, b = getattr(ch, name), getattr(again, name)
+        if name in ("remove_blocks", "add_blocks"):
+            assert (a.names, a.keys, a.fingerprints.tolist()) == (b.names, b.keys, b.fingerprints.tolist())
+        elif name in ("add_fingerprints", "add_sketches"):
+            assert a.tolist() == b.tolist() and b.dtype == a.dtype
+        else:
+            assert a == b, name
+
+
+def test_an_incomplete_journal_asks_for_a_full_run(scene, monkeypatch, caplog):
+    """A journal that lost a part (the server's data damaged) cannot be finished: the table's state
+    says so, incremental runs refuse (exit 2, run `dedup full`) and a full run repairs it."""
+    from dedup.errors import ConfigError
+    from dedup.store.mongo import MongoStore
+
+    src, base, _ = scene
+    client = fresh_store(monkeypatch, base)
+    real = MongoStore._apply
+
+    def cut(self, ch):
+        raise AutoReconnect("injected: connection lost")
+    monkeypatch.setattr(MongoStore, "_apply", cut)
+    cfg = cfg_for(src, MOCK_URL)
+    with pytest.raises(Exception, match="injected"):
+        run_incremental(cfg, reconcile=True)
+    monkeypatch.setattr(MongoStore, "_apply", real)
+    tables = client["dedup_test"]["tables"]
+    assert tables.find_one({"_id": "petitions"})["journal"]["parts"] == 1
+    tables.update_one({"_id": "petitions"}, {"$set": {"journal.parts": 2}})
+    with pytest.raises(ConfigError, match=r"other settings \(journal changed\); run `dedup full --table petitions`"):
+        run_incremental(cfg, reconcile=True)
+    assert "the journal of run" in caplog.text and "incomplete" in caplog.text
+    assert "journal" not in tables.find_one({"_id": "petitions"})
+    run_full(cfg)
+    repaired = groups_by_id(MOCK_URL)
+    after = run_incremental(cfg, reconcile=True)
+    assert (after.fingerprinted, after.deleted) == (0, 0) and groups_by_id(MOCK_URL) == repaired

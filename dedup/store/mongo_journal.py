@@ -94,14 +94,17 @@ class MongoJournal:
 
     def _roll_forward(self, table: str) -> int | None:
         """Apply the changes a cut-short run left in the journal, if any; returns that run's id."""
-        head = (self.db.tables.find_one({"_id": table}, {JOURNAL: 1}) or {}).get(JOURNAL)
+        doc = self.db.tables.find_one({"_id": table}, {JOURNAL: 1, "version": 1}) or {}
+        head = doc.get(JOURNAL)
         if not head:
             return None
         run_id, n = int(head["run"]), int(head["parts"])
         docs = sorted(self.db[JOURNAL].find({"table": table, "run": run_id}), key=lambda d: d["seq"])
         if [d["seq"] for d in docs] != list(range(n)):  # lost with a server's data: only a full run repairs it
             log.error("%s: the journal of run %d is incomplete (%d of %d parts)", table, run_id, len(docs), n)
-            self.db.tables.update_one({"_id": table}, {"$set": {"version": {JOURNAL: f"run {run_id} incomplete"}}})
+            # a stamp no run's settings match: incremental runs refuse and ask for a full run, which replaces it
+            stamp = {**(doc.get("version") or {}), JOURNAL: f"run {run_id}: incomplete"}
+            self.db.tables.update_one({"_id": table}, {"$set": {"version": stamp}})
             self._close_journal(table, run_id)
             return None
         log.warning("%s: finishing the changes of run %d, which was cut short", table, run_id)
