@@ -165,7 +165,9 @@ class TableChanges:
     Term counts are left as they are: only a full run (TableSnapshot) changes them.
 
     Every step is idempotent, so a store without transactions that is interrupted part way is
-    repaired by running the same changes again.
+    repaired by running the same changes again (the MongoDB store keeps them in a journal until
+    all are applied, and the next run to take the table's lock applies them again:
+    dedup.store.mongo_journal).
     """
 
     table: str

@@ -7,7 +7,8 @@ bytes, any number; documents written before schema version 3 may hold ``sketch: 
 instead, which is read as well) and ``terms`` a full run's
 ``{table, h, n}`` (term hash, document count); 64-bit values are Int64 with the same bits. There
 is no transaction across collections, so every write is idempotent instead: an interrupted full
-run is repaired by running it again, an interrupted incremental one by applying its changes again.
+run is repaired by running it again; an incremental run's changes are journalled before they are
+applied, and the next holder of the table's lock applies them again (dedup.store.mongo_journal).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot
                     signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_decisions import MongoDecisions
+from .mongo_journal import MongoJournal
 from .mongo_staging import MongoStaging, staged_blocks_name
 from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_docs,
                          group_doc, guarded as _guarded,
@@ -37,7 +39,7 @@ from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_opt
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
-class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
+class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoStaging):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:
@@ -98,7 +100,19 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
 
     @_guarded
     def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
-        """One atomic find_one_and_update; its upsert fails on a document locked by someone else."""
+        """One atomic find_one_and_update; its upsert fails on a document locked by someone else.
+        The new holder first finishes the changes a cut-short run left (dedup.store.mongo_journal)."""
+        self._take_lock(table, owner, ttl_seconds, steal_from)
+        try:
+            self._roll_forward(table)
+        except BaseException:
+            try:
+                self.release_lock(table, owner)
+            except StoreError:  # the server gone: the lock is left for a takeover, the first error told
+                pass
+            raise
+
+    def _take_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None) -> None:
         holders = [owner] if steal_from is None else [owner, steal_from]
         for _attempt in range(3):  # a lock released between the update and the read is tried again
             at = now()
@@ -306,12 +320,20 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoStaging):
 
     @_guarded
     def apply_changes(self, ch: TableChanges) -> None:
-        """The steps of TableChanges in order, each safe to repeat."""
+        """The steps of TableChanges in order, each safe to repeat, kept in the journal until all are done."""
+        t = ch.table
+        if len(ch.add_keys) != len(ch.add_fingerprints):
+            raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(ch.add_fingerprints)} fingerprints to add")
+        unique(t, "added row key", ch.add_keys)
+        checked_sketches(t, len(ch.add_keys), ch.add_sketches)
+        self._roll_forward(t)  # a cut-short run's changes (none: its lock's taker finished them)
+        self._journal(ch)
+        self._apply(ch)
+        self._close_journal(t, ch.run_id)
+
+    def _apply(self, ch: TableChanges) -> None:
         t = ch.table
         fps = [int(v) for v in ch.add_fingerprints]
-        if len(ch.add_keys) != len(fps):
-            raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(fps)} fingerprints to add")
-        unique(t, "added row key", ch.add_keys)
         sigs = sketch_blobs(checked_sketches(t, len(fps), ch.add_sketches), len(fps))
         blocks = self._blocks(t)
         # 1. removed rows (and rows about to be added or skipped, so that a repeat never doubles them)

@@ -1,0 +1,223 @@
+"""MongoDB store: an incremental run (with --reconcile: deleted, edited and new rows at once) cut
+short at any write, then run again, ends with exactly the groups and group ids of a run never cut.
+
+The store has no transaction across collections: its changes are journalled first and rolled
+forward by the next run that takes the table's lock (dedup.store.mongo_journal). Cut points here
+are deterministic (the n-th write to any collection fails); tests/test_mongo_live_kills.py kills
+the process, and the server, on a live one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import mongomock
+import pytest
+import sqlalchemy as sa
+from mongomock.collection import Collection
+from pymongo.errors import AutoReconnect
+
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
+from dedup.runs.full import run_full
+from dedup.runs.incremental import run_incremental
+from dedup.store import open_store
+from helpers import config_for
+from mongo_fixtures import MOCK_URL
+
+FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+WRITES = ["bulk_write", "insert_one", "insert_many", "update_one", "update_many", "replace_one",
+          "delete_one", "delete_many", "find_one_and_update", "drop", "rename"]
+
+
+def cfg_for(source_url: str, store_url: str):
+    return config_for(source_url, store_url, fields=FIELDS, watermark="updated_at", batch_size=37)
+
+
+def mutate_source(url: str, sample) -> None:
+    """The next run's work: rows added, rows deleted (some of them in groups), rows edited."""
+    engine = sa.create_engine(url)
+    tbl = sa.Table("petitions", sa.MetaData(), autoload_with=engine)
+    with engine.begin() as conn:
+        conn.execute(tbl.insert(), sample.rows[90:])
+        conn.execute(tbl.delete().where(tbl.c.id.in_([2, 5, 9, 14, 22, 31, 40, 47, 61, 77])))
+        late = dt.datetime(2031, 1, 1)
+        for i, key in enumerate([3, 11, 26, 58, 83]):
+            conn.execute(tbl.update().where(tbl.c.id == key).values(
+                content=f"an edited petition number {key} about the harbour wall", updated_at=late + dt.timedelta(i)))
+    engine.dispose()
+
+
+def groups_by_id(store_url: str) -> dict[int, list[str]]:
+    store = open_store(store_url)
+    try:
+        return {g.id: sorted(g.keys) for g in store.groups("petitions")}
+    finally:
+        store.close()
+
+
+def store_view(store) -> tuple:
+    """What must equal a clean run's: groups by id, the rows kept, and block entries (none twice)."""
+    blocks = store.db["blocks.petitions"]
+    entries = sorted((d["blockName"], e["textname"]) for d in blocks.find() for e in d["info"])
+    assert len(entries) == len(set(entries)), "a block entry twice"
+    return ({g.id: sorted(g.keys) for g in store.groups("petitions")}, sorted(store.keys("petitions")),
+            store.fingerprints("petitions"), entries)
+
+
+def copy_database(src, dst) -> None:
+    for name in src.list_collection_names():
+        docs = list(src[name].find())
+        if docs:
+            dst[name].insert_many(docs)
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory):
+    """A source, a mongomock store after a full run (copied for each cut), and the clean run's result."""
+    tmp = tmp_path_factory.mktemp("mongo_kills")
+    sample = generate_petitions(130, seed=27, duplicate_share=0.35)
+    src = f"sqlite:///{tmp / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:90], sample.truth))
+    base = mongomock.MongoClient()
+    mp = pytest.MonkeyPatch()
+    mp.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: base)
+    try:
+        run_full(cfg_for(src, MOCK_URL))
+    finally:
+        mp.undo()
+    mutate_source(src, sample)
+    clean = mongomock.MongoClient()
+    copy_database(base["dedup_test"], clean["dedup_test"])
+    mp.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: clean)
+    try:
+        run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
+        store = open_store(MOCK_URL)
+        expected = store_view(store)
+        store.close()
+    finally:
+        mp.undo()
+    return src, base, expected
+
+
+class Cutter:
+    """Every write to a collection counted; the ``at``-th one fails as a lost connection would."""
+
+    def __init__(self, monkeypatch):
+        self.at, self.calls = 0, 0
+        for name in WRITES:
+            real = getattr(Collection, name)
+
+            def cut(coll, *args, _real=real, **kwargs):
+                self.calls += 1
+                if self.calls == self.at:
+                    raise AutoReconnect("injected: connection lost")
+                return _real(coll, *args, **kwargs)
+            monkeypatch.setattr(Collection, name, cut)
+
+
+def fresh_store(monkeypatch, base):
+    client = mongomock.MongoClient()
+    copy_database(base["dedup_test"], client["dedup_test"])
+    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+    return client
+
+
+def test_a_clean_reconcile_removes_deleted_rows_and_reads_edited_ones(scene):
+    _src, _base, (groups, keys, _fps, _entries) = scene
+    assert not {"2", "5", "9", "14", "22", "31", "40", "47", "61", "77"} & set(keys)
+    assert len(keys) == 120 and len(groups) >= 10
+
+
+_writes: list[int] = []
+
+
+def writes_of_one_run(monkeypatch, scene) -> int:
+    """How many writes a clean run makes (counted once)."""
+    if not _writes:
+        src, base, _ = scene
+        fresh_store(monkeypatch, base)
+        cutter = Cutter(monkeypatch)
+        run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
+        _writes.append(cutter.calls)
+    return _writes[0]
+
+
+@pytest.mark.faults
+@pytest.mark.parametrize("share", [i / 16 for i in range(16)])
+def test_a_reconcile_cut_at_any_write_then_run_again_ends_as_a_clean_run(monkeypatch, scene, share):
+    """Cut the n-th write of the whole run (lock, run record, journal, every write of the changes,
+    the run's end), run again (twice: the second finds nothing to do), compare with the clean run."""
+    src, base, expected = scene
+    total = writes_of_one_run(monkeypatch, scene)
+    at = 1 + int(share * total)
+    fresh_store(monkeypatch, base)
+    cutter = Cutter(monkeypatch)
+    cutter.at = at
+    cfg = cfg_for(src, MOCK_URL)
+    try:
+        run_incremental(cfg, reconcile=True)
+    except Exception as e:  # the cut, as the run reports it
+        assert "injected" in str(e), e
+    cutter.at = 0
+    run_incremental(cfg, reconcile=True)
+    store = open_store(MOCK_URL)
+    try:
+        assert store_view(store) == expected, f"cut at write {at} of {total}"
+    finally:
+        store.close()
+    again = run_incremental(cfg, reconcile=True)  # nothing left to do, and no error
+    assert (again.fingerprinted, again.deleted) == (0, 0)
+    assert groups_by_id(MOCK_URL) == expected[0]
+
+
+def test_changes_survive_the_journal_whole(scene, monkeypatch):
+    """What the journal keeps is what was planned: encode then decode gives equal changes."""
+    from dedup.store import mongo_journal
+    from dedup.store.mongo import MongoStore
+
+    src, base, _ = scene
+    fresh_store(monkeypatch, base)
+    kept = []
+    monkeypatch.setattr(MongoStore, "_apply", lambda self, ch: kept.append(ch))
+    run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
+    ch = kept[0]
+    again = mongo_journal.decode(mongo_journal.encode(ch))
+    assert ch.remove_blocks.names and ch.add_blocks.names and ch.upsert_groups and ch.delete_groups
+    for name in vars(ch):
+        a, b = getattr(ch, name), getattr(again, name)
+        if name in ("remove_blocks", "add_blocks"):
+            assert (a.names, a.keys, a.fingerprints.tolist()) == (b.names, b.keys, b.fingerprints.tolist())
+        elif name in ("add_fingerprints", "add_sketches"):
+            assert a.tolist() == b.tolist() and b.dtype == a.dtype
+        else:
+            assert a == b, name
+
+
+def test_an_incomplete_journal_asks_for_a_full_run(scene, monkeypatch, caplog):
+    """A journal that lost a part (the server's data damaged) cannot be finished: the table's state
+    says so, incremental runs refuse (exit 2, run `dedup full`) and a full run repairs it."""
+    from dedup.errors import ConfigError
+    from dedup.store.mongo import MongoStore
+
+    src, base, _ = scene
+    client = fresh_store(monkeypatch, base)
+    real = MongoStore._apply
+
+    def cut(self, ch):
+        raise AutoReconnect("injected: connection lost")
+    monkeypatch.setattr(MongoStore, "_apply", cut)
+    cfg = cfg_for(src, MOCK_URL)
+    with pytest.raises(Exception, match="injected"):
+        run_incremental(cfg, reconcile=True)
+    monkeypatch.setattr(MongoStore, "_apply", real)
+    tables = client["dedup_test"]["tables"]
+    assert tables.find_one({"_id": "petitions"})["journal"]["parts"] == 1
+    tables.update_one({"_id": "petitions"}, {"$set": {"journal.parts": 2}})
+    with pytest.raises(ConfigError, match=r"other settings \(journal changed\); run `dedup full --table petitions`"):
+        run_incremental(cfg, reconcile=True)
+    assert "the journal of run" in caplog.text and "incomplete" in caplog.text
+    assert "journal" not in tables.find_one({"_id": "petitions"})
+    run_full(cfg)
+    repaired = groups_by_id(MOCK_URL)
+    after = run_incremental(cfg, reconcile=True)
+    assert (after.fingerprinted, after.deleted) == (0, 0) and groups_by_id(MOCK_URL) == repaired
