@@ -19,6 +19,7 @@ import click
 from . import __version__
 from .config import Config, load_config
 from .console import INTERRUPTED
+from .db.masking import remember_secrets
 from .errors import DedupError
 from .report.render import check_output
 from .terminal import MaskingFormatter, Progress, full_summary_line, incremental_summary_line, one_line
@@ -40,7 +41,11 @@ class Context:
         self.verbose = verbose
 
     def config(self) -> Config:
-        return load_config(self.config_path)
+        """The config, its URLs' passwords remembered so that no message shows them, whatever the URL's shape."""
+        config = load_config(self.config_path)
+        remember_secrets(config.source_url)
+        remember_secrets(config.store_url)
+        return config
 
 
 def handle_errors(fn):
