@@ -2,7 +2,8 @@
 
 The text goes to a temporary file beside the target, is flushed to disk, and only then renamed over
 the target: a full disk, a kill or an error part way leaves the old file as it was and no temporary
-file behind. Through a symbolic link, the file it points at is replaced and the link is kept.
+file behind. Through a symbolic link, the file it points at is replaced and the link is kept. Only
+a writable file in a directory that is not writable is written in place (no file can be made beside it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from typing import IO, Iterator
 def replacing(path: str | os.PathLike, newline: str | None = None) -> Iterator[IO[str]]:
     """A text file to write; on leaving the block without an error it becomes ``path``, atomically."""
     target = Path(os.path.realpath(path))
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    except PermissionError:
+        if not (target.is_file() and os.access(target, os.W_OK)):
+            raise
+        with open(target, "w", encoding="utf-8", newline=newline) as fh:  # a writable file in a directory
+            yield fh  # that is not: in place, as before (the only way it can be written at all)
+        return
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
             yield fh

@@ -9,6 +9,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 
 import pytest
 from click.testing import CliRunner
@@ -125,3 +126,17 @@ def test_a_symlink_output_writes_the_file_it_points_at_and_stays_a_link(project,
         result = CliRunner().invoke(main, ["-c", str(project), "report", "-f", "json", "-o", str(link)])
         assert result.exit_code == 0, result.output
         assert link.is_symlink() and '"table": "petitions"' in target.read_text(encoding="utf-8")
+
+
+def test_a_writable_file_in_a_directory_that_is_not_is_written_in_place(tmp_path, monkeypatch):
+    target = tmp_path / "x.txt"
+    target.write_text("old", encoding="utf-8")
+
+    def no_new_files(**_kw):  # as in a directory this user cannot write (root could: simulated)
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", no_new_files)
+    write_whole(target, "new")
+    assert target.read_text(encoding="utf-8") == "new"
+    with pytest.raises(PermissionError):
+        write_whole(tmp_path / "new.txt", "x")
