@@ -11,6 +11,7 @@ from dedup.cli import main
 from dedup.config import load_config
 from dedup.db.masking import forget_secrets, mask_secrets, remember_secrets
 from dedup.errors import ConfigError
+from helpers import make_table, petition
 
 TABLES = "tables: {t: {key: id, fields: {a: short}}}\n"
 HOSTILE = ['pa"ss', "back\\x69slash", "two words", "colon: space", "hash #x", "{flow}, [x]", "'single'", "tab\tx",
@@ -110,3 +111,14 @@ def test_a_remembered_password_is_masked_whatever_the_url_shape(url, secret):
 def test_ports_and_hosts_are_not_taken_for_passwords(url):
     remember_secrets(url)
     assert mask_secrets(f"store {url}: down; port 5432, 27017") == f"store {url}: down; port 5432, 27017"
+
+
+@pytest.mark.parametrize("password", ["S3cretPw", "S3cret Pw"])
+def test_a_mongodb_store_url_without_a_host_hides_its_password(tmp_path, password):
+    make_table(f"sqlite:///{tmp_path / 'src.db'}", [petition(1, "x")], name="t")
+    p = write(tmp_path, f'source: {{url: "sqlite:///src.db"}}\nstore: {{url: "mongodb://app:{password}/dedup"}}\n'
+                        "tables: {t: {key: id, fields: {content: text}}}\n")
+    result = CliRunner().invoke(main, ["-c", str(p), "full", "-q"])
+    assert (result.exit_code, result.output) == (
+        2, "Error: store.url: cannot use mongodb://app:***: Port contains non-digit characters. Hint: username and "
+           "password must be escaped according to RFC 3986, use urllib.parse.quote_plus\n")
