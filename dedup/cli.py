@@ -19,7 +19,9 @@ import click
 from . import __version__
 from .config import Config, load_config
 from .console import INTERRUPTED
+from .db.masking import remember_secrets
 from .errors import DedupError
+from .output_file import write_whole
 from .report.render import check_output
 from .terminal import MaskingFormatter, Progress, full_summary_line, incremental_summary_line, one_line
 
@@ -40,7 +42,11 @@ class Context:
         self.verbose = verbose
 
     def config(self) -> Config:
-        return load_config(self.config_path)
+        """The config, its URLs' passwords remembered so that no message shows them, whatever the URL's shape."""
+        config = load_config(self.config_path)
+        remember_secrets(config.source_url)
+        remember_secrets(config.store_url)
+        return config
 
 
 def handle_errors(fn):
@@ -292,9 +298,13 @@ def runs(obj: Context, table: str | None, limit: int, as_json: bool) -> None:
 
 
 def emit(text: str, output: str | None, done: str) -> None:
-    """Print ``text``, or write it to ``output`` and say ``done`` on stderr."""
+    """Print ``text``, or write it whole to ``output`` (a failure leaves the file as it was) and say
+    ``done`` on stderr."""
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        try:
+            write_whole(output, text)
+        except OSError as e:
+            raise DedupError(f"cannot write {output}: {e.strerror or e} ({output} is as it was)") from None
         click.echo(done, err=True)
     else:
         click.echo(text, nl=False)

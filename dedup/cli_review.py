@@ -3,6 +3,7 @@ dedup.cli.main; kept apart for size)."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as _dt
 import io
@@ -223,32 +224,53 @@ def export_decisions(obj: Context, table: str | None, output: str | None) -> Non
 @click.pass_obj
 @handle_errors
 def import_decisions(obj: Context, file: str, table: str | None) -> None:
-    """Read decisions from a CSV (as `decisions export` writes; a,b,verdict is enough), replacing
-    earlier decisions on the same pairs, and regroup."""
+    """Read decisions from a CSV (as `decisions export` writes; a,b,verdict is enough; UTF-8, or
+    UTF-16 with its byte order mark), replacing earlier decisions on the same pairs, and regroup.
+    A key that names no row of the table's last run is refused (exit 2), nothing imported."""
     from .runs.decide import decide as record, now
 
     config = obj.config()
     name = config.table(table).name
     found = read_decisions_csv(file, now())
-    result = record(config, name, found)
+    result = record(config, name, found, check_keys=True)
     click.echo(f"imported {len(found)} decisions; {_regrouped(result)}")
 
 
 def read_decisions_csv(path: str, when: _dt.datetime) -> list[Decision]:
     out: list[Decision] = []
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        for n, row in enumerate(csv.reader(fh), 1):
-            if not row or (n == 1 and [c.strip().lower() for c in row[:3]] == CSV_HEADER[:3]):
-                continue
-            cells = [c.strip() for c in row] + [""] * 6
-            a, b = (c[1:] if c.startswith("'") and c[1:].startswith(FORMULA_START) else c for c in cells[:2])
-            try:
-                at = _dt.datetime.fromisoformat(cells[3]) if cells[3] else when
-                sim = float(cells[5]) if cells[5] else None
-                out.append(Decision(a, b, cells[2].lower(), at, cells[4] or "import", sim))
-            except ValueError as e:
-                raise ConfigError(f"{path}: line {n}: {e}") from None
+    with open(path, "rb") as fh:
+        text = _decoded(path, fh.read())
+    try:
+        first = text.split("\n", 1)[0]
+        tabs = "\t" in first and "," not in first  # Excel's "Unicode text" is UTF-16 with tabs
+        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter="\t" if tabs else ","))
+    except csv.Error as e:
+        raise ConfigError(f"{path}: not a CSV file: {e}") from None
+    for n, row in enumerate(rows, 1):
+        if not row or (n == 1 and [c.strip().lower() for c in row[:3]] == CSV_HEADER[:3]):
+            continue
+        cells = [c.strip() for c in row] + [""] * 6
+        a, b = (c[1:] if c.startswith("'") and c[1:].startswith(FORMULA_START) else c for c in cells[:2])
+        try:
+            at = _dt.datetime.fromisoformat(cells[3]) if cells[3] else when
+            sim = float(cells[5]) if cells[5] else None
+            out.append(Decision(a, b, cells[2].lower(), at, cells[4] or "import", sim))
+        except ValueError as e:
+            raise ConfigError(f"{path}: line {n}: {e}") from None
     return out
+
+
+def _decoded(path: str, data: bytes) -> str:
+    """The text of a decisions file: UTF-8 (a BOM or not), or UTF-16 with its BOM (as Excel saves
+    "Unicode text"); anything else is refused in one line."""
+    encoding = "utf-16" if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else "utf-8-sig"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        text = "\0"
+    if "\0" in text:
+        raise ConfigError(f"{path}: not UTF-8 text (nor UTF-16 with a byte order mark): save it as CSV UTF-8")
+    return text
 
 
 def eval_decisions(config, table: str | None, fmt: str, output: str | None) -> None:

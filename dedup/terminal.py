@@ -29,7 +29,7 @@ class Progress:
     """A click progress bar with rows/s on a terminal; silent otherwise or with --quiet."""
 
     def __init__(self, label: str, quiet: bool):
-        self.label = label
+        self.label = visible(label)
         self.enabled = not quiet and sys.stderr.isatty()
         self.bar = None
         self.done = 0
@@ -63,7 +63,7 @@ def full_summary_line(s: dict) -> str:
     if s.get("run") is not None and s.get("new_groups", 0) != s["groups"]:  # there were groups before
         extra += (f"; since the last run {s['new_groups']} new, {s['grown_groups']} grown, {s['merged_groups']} merged, "
                   f"{s['split_groups']} split, {s['dissolved_groups']} gone, {s['rows_left_groups']} rows left groups")
-    return (f"{s['table']}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
+    return (f"{visible(s['table'])}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
             f"{extra}, {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}")
 
 
@@ -88,4 +88,4 @@ def incremental_summary_line(s: dict) -> str:
         parts.append(f"{s['deleted']} deleted rows removed")
     if s.get("unseen_rows"):
         parts.append(f"at least {s['unseen_rows']} rows not in the store (run full)")
-    return f"{s['table']}: " + ", ".join(parts) + f", {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}"
+    return f"{visible(s['table'])}: " + ", ".join(parts) + f", {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}"

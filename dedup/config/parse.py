@@ -10,13 +10,14 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
 from ..errors import ConfigError
 from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
 from .checks import integer as _integer, unknown_keys as _unknown
+from .environ import EnvReferences
 from .lookback import parse_lookback, parse_reconcile_every
 from .match import parse_match
 from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_CELL_CHARS,
@@ -25,7 +26,6 @@ from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME
                     DEFAULT_STORE_URL, DEFAULT_TF, FIELD_KINDS, FINGERPRINTS, KEYS, MATCH_ROLES,
                     SEGMENTERS, SKETCH_BITS, TF_MODES, Config, FieldSpec, TableConfig, TextConfig)
 
-_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _IDENTIFIER_MAX = 128
 _SQLITE_RELATIVE = re.compile(r"sqlite(\+\w+)?:///(?!/)")
 _MAX_FIELDS = BITS // MIN_KEY_BITS  # a fields fingerprint gives each field its own block of the 64 bits
@@ -79,34 +79,12 @@ class _Problems:
             raise ConfigError(f"{self.origin}: " + "; ".join(self.items))
 
 
-def expand_env(text: str, environ: Mapping[str, str] | None = None) -> str:
-    """Replace ``${VAR}`` and ``${VAR:-default}``; an unset variable without default is an error."""
-    env = os.environ if environ is None else environ
-    missing: list[str] = []
-
-    def repl(m: re.Match) -> str:
-        name, default = m.group(1), m.group(2)
-        if name in env:
-            return env[name]
-        if default is not None:
-            return default
-        missing.append(name)
-        return ""
-
-    out = _ENV.sub(repl, text)
-    if missing:
-        raise ConfigError(
-            "environment variable(s) used in the config are not set: " + ", ".join(sorted(set(missing)))
-        )
-    return out
-
-
 def default_config_path() -> Path:
     return Path(os.environ.get("DEDUP_CONFIG") or DEFAULT_CONFIG_NAME)
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:
-    """Read, expand and validate a YAML config file."""
+    """Read and validate a YAML config file, its ``${VAR}`` references filled into the parsed strings."""
     p = Path(path) if path is not None else default_config_path()
     try:
         raw_text = p.read_text(encoding="utf-8")
@@ -114,9 +92,10 @@ def load_config(path: str | os.PathLike | None = None) -> Config:
         raise ConfigError(f"config file not found: {p} (pass -c FILE or set DEDUP_CONFIG)") from None
     except OSError as e:
         raise ConfigError(f"cannot read config file {p}: {e.strerror}") from None
-    loader = _StrictLoader(expand_env(raw_text))
+    env = EnvReferences.of(raw_text)
+    loader = _StrictLoader(env.text)
     try:
-        data = loader.get_single_data()
+        data = env.fill(loader.get_single_data())
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

@@ -17,6 +17,13 @@ from urllib.parse import unquote
 _USERINFO = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/\s]*:)(?P<secret>\S*)(?P<tail>@)")
 # the same in a whole configured URL, where a password may even hold spaces
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^:/\s]*:(?P<secret>.*)@[^@]*", re.S)
+# scheme://user:password/db, no "@host" (a typo, or a password whose "@" is missing): a driver takes the
+# password for a port, and where it ends nobody can tell (a "/" in it looks like the database), so
+# when what stands where a port would is not a number, the rest of the URL is masked
+_PORTLESS = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.\-]*://[^:/\s@\[\]]*:)(?P<secret>[^\s@'\"]+?)"
+                       r"(?=['\"]|:?(?:\s|$))")
+# the same in a whole configured URL: its authority (up to the first "/" or "?") holds no "@"
+_URL_PORTLESS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^:/@\[\]]*:(?P<secret>[^/?@]+)(?:[/?][^@]*)?", re.S)
 # ?password=...  or  &pwd=...  in query strings
 _QUERY = re.compile(r"(?P<head>[?&](?:password|pwd|passwd|secret|token)=)(?P<secret>[^&\s]*)", re.IGNORECASE)
 _PIECE_SPLIT = re.compile(r"[@:/]")
@@ -30,10 +37,12 @@ def remember_secrets(url: str | None) -> None:
     """Remember the password of ``url`` (and its pieces) so that ``mask_secrets`` hides them in any text."""
     if not url:
         return
-    found = [m.group("secret") for m in (_URL_PASSWORD.fullmatch(str(url).strip()),) if m]
+    whole = str(url).strip()
+    found = [m.group("secret") for m in (_URL_PASSWORD.fullmatch(whole) or _URL_PORTLESS.fullmatch(whole),)
+             if m and not _is_port(m.group("secret"))]
     found += [m.group("secret") for m in _QUERY.finditer(str(url))]
     for secret in filter(None, found):
-        for text in {secret, unquote(secret)}:
+        for text in {secret, unquote(secret), repr(secret)[1:-1]}:  # repr: as a driver quotes it, "\\" doubled
             pieces = {text} | set(_PIECE_SPLIT.split(text))
             at = text.split("@")
             pieces |= {"@".join(at[:i]) for i in range(1, len(at))} | {"@".join(at[i:]) for i in range(1, len(at))}
@@ -54,7 +63,13 @@ def mask_secrets(text: str) -> str:
     if _secrets or _short_pieces:
         text = _remembered().sub("***", text)
     text = _USERINFO.sub(lambda m: m.group("head") + "***" + m.group("tail"), text)
+    text = _PORTLESS.sub(lambda m: m.group(0) if _is_port(m.group("secret")) else m.group("head") + "***", text)
     return _QUERY.sub(lambda m: m.group("head") + "***", text)
+
+
+def _is_port(text: str) -> bool:
+    """A port, or the first port of a host list (``27017,h2:27017``), before the path: not a password."""
+    return re.split(r"[,/?]", text, maxsplit=1)[0].strip().isdigit()
 
 
 def _remembered() -> re.Pattern:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..output_file import write_whole
 from .generator import generate_petitions, write_sample_db, write_truth_csv
 
 DEMO_CONFIG = """\
@@ -40,5 +41,5 @@ def prepare_demo(directory: Path, rows: int = 2000, seed: int = 42) -> Path:
     write_sample_db(f"sqlite:///{(directory / 'petitions.db').resolve()}", sample)
     write_truth_csv(directory / "truth.csv", sample)
     config = directory / "dedup.yaml"
-    config.write_text(DEMO_CONFIG, encoding="utf-8")
+    write_whole(config, DEMO_CONFIG)
     return config

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ..output_file import replacing
 from .edits import _EDGE_KINDS, _FULLWIDTH_SENTENCES, _copy, _edge_row
 from .writing import _TOPICS, _int, _person, _person_fields, _petition, _sample
 
@@ -146,7 +147,7 @@ def write_sample_db(url: str, sample: SampleTable, table: str = "petitions") -> 
 
 def write_truth_csv(path: str | os.PathLike, sample: SampleTable) -> None:
     """``key,cluster`` per row, in id order."""
-    with open(path, "w", encoding="utf-8", newline="") as fh:
+    with replacing(path, newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(["key", "cluster"])
         for key in sorted(sample.truth):

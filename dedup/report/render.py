@@ -42,17 +42,21 @@ def csv_cell(value) -> str:
 
 
 def check_output(path: str | None) -> None:
-    """Refuse an --output file that cannot be written, before any work starts (exit 2)."""
-    target = Path(path or ".")
+    """Refuse an --output file that cannot be written, before any work starts (exit 2). A symbolic
+    link is judged by the file it points at (it is that file that gets written)."""
+    if not path:
+        return
+    target = Path(os.path.realpath(path))
+    via = f"it links to {target}, and " if os.path.islink(path) else ""
     parent = target.parent
-    problem = ("it is a directory" if target.is_dir() else f"directory {parent} does not exist"
-               if not parent.is_dir() else "the file is not writable" if target.exists()
-               and not os.access(target, os.W_OK) else f"directory {parent} is not writable"
-               if not target.exists() and not os.access(parent, os.W_OK | os.X_OK) else None)
-    if path and problem:
+    problem = ("it is a symbolic link that leads to itself" if target.is_symlink()
+               else f"{via}it is a directory" if target.is_dir()
+               else f"{via}directory {parent} does not exist" if not parent.is_dir()
+               else f"{via}the file is not writable" if target.exists() and not os.access(target, os.W_OK)
+               else f"{via}directory {parent} is not writable" if not os.access(parent, os.W_OK | os.X_OK)
+               else None)
+    if problem:
         raise ConfigError(f"cannot write --output {path}: {problem}")
-
-
 
 
 def to_csv(report: dict, display: tuple[str, ...] = ()) -> str:

@@ -10,6 +10,7 @@ from ..errors import ConfigError
 from ..index.groups import Group
 from ..store import GroupChange, RunRecord, Store, open_store
 from ..store.model import CHANGE_KINDS
+from .cells import visible
 
 # summary keys of a run's change counts (dedup.runs.lineage.counts), with the `dedup runs` column of each
 COUNTS = (("new_groups", "new"), ("grown_groups", "grown"), ("merged_groups", "merged"), ("split_groups", "split"),
@@ -106,6 +107,7 @@ def runs_table(table: str, runs: list[RunRecord]) -> str:
             + [_count(r, k) for k, _ in COUNTS] for r in runs]
     widths = [max(len(x) for x in col) for col in zip(head, *rows)]
     left = {1, 2, 3}  # text columns; numbers are right-aligned
+    table = visible(table)  # a name is data: no terminal escapes
     lines = [f"{table}: {len(runs)} runs, most recent first" if runs else f"{table}: no runs recorded yet"]
     for cells in [head, *rows] if runs else []:
         lines.append("  ".join(c.ljust(w) if i in left else c.rjust(w)
