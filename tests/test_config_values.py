@@ -122,3 +122,20 @@ def test_a_mongodb_store_url_without_a_host_hides_its_password(tmp_path, passwor
     assert (result.exit_code, result.output) == (
         2, "Error: store.url: cannot use mongodb://app:***: Port contains non-digit characters. Hint: username and "
            "password must be escaped according to RFC 3986, use urllib.parse.quote_plus\n")
+
+
+def test_an_unquoted_whole_value_reference_to_a_number_is_a_number(tmp_path, monkeypatch):
+    """`batch_size: ${N}` keeps working as it did when references were pasted into the YAML text;
+    quoted, or inside a longer string, a reference stays text."""
+    from dedup.config import load_config
+
+    monkeypatch.setenv("N", "250")
+    monkeypatch.setenv("WORKERS", "2")
+    monkeypatch.setenv("NAME", "0012")
+    path = tmp_path / "dedup.yaml"
+    path.write_text('source: {url: "sqlite:///s.db", batch_size: ${N}}\nstore: {url: "sqlite:///t.db"}\n'
+                    "text: {workers: ${WORKERS}}\n"
+                    'tables: {petitions: {key: id, fields: {"${NAME}": short, content: text}}}\n', encoding="utf-8")
+    config = load_config(str(path))
+    assert config.batch_size == 250 and config.text.workers == 2
+    assert config.tables["petitions"].fields[0].name == "0012"

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+import yaml
+
 from ..errors import ConfigError
 
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -26,6 +28,7 @@ class EnvReferences:
     text: str
     refs: list[tuple[str, str | None]] = field(default_factory=list)  # (variable, default) by placeholder number
     prefix: str = "_dedup_env_"
+    bare: set[int] = field(default_factory=set)  # references written unquoted as a whole value (`batch_size: ${N}`)
 
     @classmethod
     def of(cls, raw: str) -> "EnvReferences":
@@ -34,12 +37,16 @@ class EnvReferences:
             n += 1
             prefix = f"_dedup_env{n}_"
         refs: list[tuple[str, str | None]] = []
+        bare: set[int] = set()
 
         def placeholder(m: re.Match) -> str:
             refs.append((m.group(1), m.group(2)))
+            before, after = raw[m.start() - 1:m.start()], raw[m.end():m.end() + 1]
+            if before not in ("'", '"') and after not in ("'", '"'):
+                bare.add(len(refs) - 1)
             return f"{prefix}{len(refs) - 1}_"
 
-        return cls(_REFERENCE.sub(placeholder, raw), refs, prefix)
+        return cls(_REFERENCE.sub(placeholder, raw), refs, prefix, bare)
 
     def fill(self, data: Any, environ: Mapping[str, str] | None = None) -> Any:
         """``data`` (parsed YAML) with every placeholder in its strings replaced by its variable's value."""
@@ -61,6 +68,9 @@ class EnvReferences:
 
         def walk(node: Any) -> Any:  # in place, each node once: a YAML alias may make the data recursive
             if isinstance(node, str):
+                whole = pattern.fullmatch(node)
+                if whole and int(whole.group(1)) in self.bare:
+                    return _scalar(value(whole))
                 return pattern.sub(value, node)
             if id(node) in seen:
                 return node
@@ -77,6 +87,17 @@ class EnvReferences:
         if missing:
             raise unset(missing)
         return filled
+
+
+_NUMBER_OR_FLAG = re.compile(r"[-+]?(\d+|\d*\.\d+([eE][-+]?\d+)?)|true|false|True|False")
+
+
+def _scalar(text: str) -> Any:
+    """An unquoted whole-value reference that reads as a number or true/false is one
+    (`batch_size: ${N}`, as before values were filled after parsing); anything else stays text."""
+    if _NUMBER_OR_FLAG.fullmatch(text.strip()):
+        return yaml.safe_load(text)
+    return text
 
 
 def expand_env(text: str, environ: Mapping[str, str] | None = None) -> str:
