@@ -1,8 +1,161 @@
-"""Watermark positions: where an incremental read resumes, kept by the store as JSON and given back exactly."""
+"""The watermark: where an incremental read resumes, owned from end to end by one type.
+
+A ``Watermark`` is bound to the source's watermark column and key column. It says how rows are
+ordered (``order``), which rows lie after a position (``after``), what a row's position is
+(``position``, kept by the store as JSON and read back exactly by ``watermark_from_json``), and
+whether a stored position still fits the table (``checked``). Positions come in two forms:
+
+* **stored**: the column's value as Python reads it (a datetime, a number, text), with the raw key;
+* **sort terms**: what the database compares, read beside each row while a read goes on. On SQLite
+  a date/time column is compared in one text form (dedup.db.datetext) whatever text a row holds;
+  elsewhere it is the column itself, compared in its own type.
+"""
 
 from __future__ import annotations
 
 import datetime as _dt
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import mysql
+
+from ..errors import ConfigError
+from . import datetext
+from .keyset import after, as_stored, temporal
+
+CONVERT_ERRORS = (ValueError, TypeError, ArithmeticError)  # a text its type cannot read
+_KIND_OF_TYPE = {_dt.datetime: "datetime", _dt.date: "date", int: "number", float: "number", str: "text"}
+_KIND_OF_VALUE = {"datetime": "datetime", "date": "date", "int": "number", "float": "number"}  # old positions
+_SAID = {"datetime": "dates and times", "timestamp": "TIMESTAMP instants", "date": "dates", "number": "numbers",
+         "text": "text", "other": "values of another type"}
+
+
+class Watermark:
+    """The watermark column of one source table (with its key column, which breaks ties)."""
+
+    def __init__(self, column, key, dialect: sa.Dialect):
+        self.column, self.key, self.dialect = column, key, dialect
+        self.kind = column_kind(column, dialect.name)
+        self.text_dates = dialect.name == "sqlite" and temporal(column)
+        self.date_only = self.kind == "date"
+        self.sort = datetext.sortable(column, self.date_only) if self.text_dates else column
+
+    # -- conditions -----------------------------------------------------------------------------
+    def order(self) -> list:
+        return [self.sort, self.key]
+
+    def after(self, value: object, last_key: object = None, stored: bool = False):
+        """Rows strictly after (``value``, ``last_key``), or from ``value`` on when ``last_key`` is
+        None; ``value`` in sort terms, or (``stored``) as a stored position holds it."""
+        if stored:
+            value = self.sortable(value)
+        if self.text_dates:
+            day = datetext.day_prefix(value)
+            hint = sa.type_coerce(self.column, sa.String) >= day if day is not None else None
+            return after(self.sort, value, self.key, last_key, hint)
+        lhs, rhs = as_stored(self.column, value, self.dialect.name)
+        return after(lhs, rhs, self.key, last_key)
+
+    def after_position(self, position: dict):
+        """Rows after a stored position ({"type", "value", "key", ...}; key None: from the value on)."""
+        return self.after(watermark_from_json(position), position.get("key"), stored=True)
+
+    def sortable(self, value: object) -> object:
+        """A value as a stored position holds it, in sort terms."""
+        return datetext.normal(value, self.date_only) if self.text_dates else value
+
+    # -- reading positions row by row -------------------------------------------------------------
+    def as_read(self):
+        """The expression a batch read row by row selects for positions: one no value can fail
+        (SQLite: the comparable text; a date or time elsewhere: the database's text of it)."""
+        if self.text_dates:
+            return self.sort
+        return sa.cast(self.column, sa.String) if temporal(self.column) else self.column
+
+    def stored_text(self):
+        """The expression for a row's watermark as the database keeps it (SQLite: its raw text),
+        recorded beside a row that cannot be read."""
+        return sa.type_coerce(self.column, sa.String) if self.dialect.name == "sqlite" else self.as_read()
+
+    def typed(self, value: object) -> tuple[object, bool]:
+        """A value read by ``as_read`` in the column's Python type, and whether it could be."""
+        if value is None:
+            return None, True
+        process = self.column.type.dialect_impl(self.dialect).result_processor(self.dialect, None)
+        if process is None and isinstance(value, str) and temporal(self.column):
+            process = _dt.date.fromisoformat if self.date_only else _dt.datetime.fromisoformat
+        try:
+            value = process(value) if process is not None else value
+        except CONVERT_ERRORS:
+            return value, False
+        return value, self.readable(value)
+
+    def resume(self, value: object) -> object:
+        """Where the next batch starts, from a position read by ``as_read``: in sort terms."""
+        if self.text_dates:
+            return value
+        typed, ok = self.typed(value)
+        return typed if ok else value
+
+    def readable(self, value: object) -> bool:
+        """Whether a value read from a row is one the column's type holds (pymysql gives a MariaDB
+        zero date back as text): only such a value is ever a stored position."""
+        return not (isinstance(value, str) and temporal(self.column))
+
+    # -- stored positions -------------------------------------------------------------------------
+    def position(self, value: object, key: object) -> dict:
+        """The stored form of a row's position, with what it was read from (``checked``)."""
+        return {**watermark_position(value, key), **self._read_from()}
+
+    def furthest(self, last: tuple | None, rows: list[tuple[str, dict]]) -> tuple | None:
+        """The furthest (value, key) of ``last`` and the rows' (rows read by key, in Python)."""
+        wm, key = self.column.name, self.key.name
+        for _k, row in rows:
+            value = row.get(wm)
+            if value is None or not self.readable(value):
+                continue
+            try:
+                last = (value, row[key]) if last is None or (value, row[key]) > last else last
+            except TypeError:  # values of two types in one column (SQLite): the first type's order counts
+                continue
+        return last
+
+    def checked(self, stored: dict | None, table: str) -> dict | None:
+        """A stored position, refused (ConfigError) when the key column, the watermark column or
+        its type changed since it was stored; given back with what it is read from now, so the
+        next stored position says so (positions stored before this check are taken as they are)."""
+        if stored is None:
+            return None
+        again = f"run `dedup full --table {table}` to read the table again"
+        for what, now in (("key", self.key.name), ("watermark", self.column.name)):
+            was = stored.get(f"{what}_column")
+            if was is not None and was != now:
+                raise ConfigError(f"tables.{table}.{what}: the rows stored for {table!r} were read by "
+                                  f"{what} column {was!r}, not {now!r}: {again}")
+        was = stored.get("kind")
+        now = self.kind if was is not None else "datetime" if self.kind == "timestamp" else self.kind
+        was = was or _KIND_OF_VALUE.get(stored.get("type"))
+        if was is not None and was != now:
+            raise ConfigError(f"tables.{table}.watermark: {self.column.name!r} holds {_SAID.get(now, now)} now, "
+                              f"but the stored watermark holds {_SAID.get(was, was)} (the column's type changed "
+                              f"since the last run): {again}")
+        return {**stored, **self._read_from()}
+
+    def _read_from(self) -> dict:
+        return {"key_column": self.key.name, "watermark_column": self.column.name, "kind": self.kind}
+
+
+def column_kind(column, dialect: str) -> str:
+    """What a watermark column holds: datetime, timestamp (MySQL's, kept in UTC), date, number,
+    text or other."""
+    if dialect in ("mysql", "mariadb") and isinstance(column.type, mysql.TIMESTAMP):
+        return "timestamp"
+    try:
+        py = column.type.python_type
+    except NotImplementedError:
+        return "other"
+    if py is not bool and (issubclass(py, (int, float)) or py.__name__ == "Decimal"):
+        return "number"
+    return _KIND_OF_TYPE.get(py, "other")
 
 
 def watermark_position(value: object, key: object) -> dict:
