@@ -61,3 +61,12 @@ def day_prefix(value: object) -> str | None:
     """The date a comparable text starts with: every raw text at or after it starts at or after
     this date too, so ``column >= day`` bounds the column's index range (None: no such date)."""
     return value[:10] if isinstance(value, str) and _TEXT.match(value[:10]) else None
+
+
+def next_day(day: str) -> str | None:
+    """The date after ``day`` (YYYY-MM-DD) as text: a raw text at or after it is past every time of
+    ``day`` in any form (None: no such date)."""
+    try:
+        return (_dt.date.fromisoformat(day) + _dt.timedelta(days=1)).isoformat()
+    except (ValueError, OverflowError):
+        return None

@@ -157,7 +157,7 @@ class Source:
 
     def count(self, since: dict | None = None) -> int:
         """Rows in the table, or (``since``) rows past that watermark position."""
-        return self._count(self._window(since, by_watermark=True)[2] if since is not None else sa.true())
+        return self._count(self._window(since, by_watermark=True)[1] if since is not None else sa.true())
 
     def null_key_rows(self, since: dict | None = None, by_watermark: bool = False) -> int:
         """Rows whose key is NULL (never read): in the whole table, or past ``since`` by watermark."""
@@ -218,7 +218,8 @@ class Source:
 
         Rows whose watermark is NULL are never read by watermark, nor rows whose key is NULL.
         """
-        order, base, where = self._window(since, by_watermark)
+        order, where = self._window(since, by_watermark)
+        then = self._window(since, by_watermark, hint=False)[1]  # the condition of the batches after the first
         cols = self._columns()
         at = [c.label(f"_at{i}") for i, c in enumerate(order)]
         try:
@@ -247,19 +248,18 @@ class Source:
                         return
                     batch.last = last
                     yield batch
-                    where = sa.and_(base, self.watermark.after(*last) if by_watermark else self.key > last[0])
+                    where = sa.and_(then, self.watermark.after(*last) if by_watermark else self.key > last[0])
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
 
-    def _window(self, since: dict | None, by_watermark: bool) -> tuple[list, object, object]:
-        """Read order, the condition every row read meets, and that of the first batch (after the
-        stored position ``since``). By watermark, rows whose watermark is NULL are never read."""
-        order, base = [self.key], sa.and_(self.key.is_not(None), self.bounds)
+    def _window(self, since: dict | None, by_watermark: bool, hint: bool = True) -> tuple[list, object]:
+        """Read order and the condition every row read meets: by watermark, after the stored
+        position ``since``, and never a row whose watermark is NULL."""
+        base = sa.and_(self.key.is_not(None), self.bounds)
         if not by_watermark:
-            return order, base, base
-        base = sa.and_(self.watermark.column.is_not(None), base)
-        start = self.watermark.after_position(since) if since is not None else sa.true()
-        return self.watermark.order(), base, sa.and_(base, start)
+            return [self.key], base
+        start = self.watermark.after_position(since, hint) if since is not None else sa.true()
+        return self.watermark.order(), sa.and_(self.watermark.column.is_not(None), base, start)
 
     def keys(self, batch_size: int = 10_000) -> Iterator[list[str]]:
         """Every non-NULL key as text, batch by batch in key order: only the key column is read,
@@ -313,7 +313,7 @@ class Source:
         log.debug("a batch failed (%s); reading it row by row", first_line(cause))
         wm = self.watermark
         raw = [wm.as_read(), self.key] if by_watermark else [self.key]
-        extra = [wm.stored_text()] if wm is not None else []  # an unreadable row's watermark as stored
+        extra = [wm.as_read()] if wm is not None else []  # an unreadable row's watermark as stored
         found = conn.execute(sa.select(*raw, *extra).where(where).order_by(*order).limit(self.batch_size)).all()
         found = list(dict.fromkeys(tuple(p) for p in found))  # a repeated key: its rows are read at once
         positions = list(dict.fromkeys(p[:len(raw)] for p in found))

@@ -6,9 +6,14 @@ ordered (``order``), which rows lie after a position (``after``), what a row's p
 whether a stored position still fits the table (``checked``). Positions come in two forms:
 
 * **stored**: the column's value as Python reads it (a datetime, a number, text), with the raw key;
-* **sort terms**: what the database compares, read beside each row while a read goes on. On SQLite
-  a date/time column is compared in one text form (dedup.db.datetext) whatever text a row holds;
-  elsewhere it is the column itself, compared in its own type.
+* **as read**: the column as the database orders it, read beside each row while a read goes on,
+  so each batch starts exactly after the last one (never a value rendered by Python).
+
+On SQLite a date/time column holds text, in whatever form it was written: a read goes in the
+order of that text (its index), and the stored position it starts after is compared in one
+text form (dedup.db.datetext), so the time, not the text, decides which rows are new. The
+furthest position of a read is its furthest time (``further``). Elsewhere the column is
+compared in its own type.
 """
 
 from __future__ import annotations
@@ -37,44 +42,43 @@ class Watermark:
         self.kind = column_kind(column, dialect.name)
         self.text_dates = dialect.name == "sqlite" and temporal(column)
         self.date_only = self.kind == "date"
-        self.sort = datetext.sortable(column, self.date_only) if self.text_dates else column
+        self.raw = sa.type_coerce(column, sa.String) if self.text_dates else column  # SQLite: its text, unconverted
 
     # -- conditions -----------------------------------------------------------------------------
     def order(self) -> list:
-        return [self.sort, self.key]
+        return [self.raw, self.key]
 
-    def after(self, value: object, last_key: object = None, stored: bool = False):
-        """Rows strictly after (``value``, ``last_key``), or from ``value`` on when ``last_key`` is
-        None; ``value`` in sort terms, or (``stored``) as a stored position holds it."""
-        if stored:
-            value = self.sortable(value)
+    def after(self, value: object, last_key: object):
+        """Rows strictly after (``value``, ``last_key``) in the read's order, ``value`` as read."""
         if self.text_dates:
-            day = datetext.day_prefix(value)
-            hint = sa.type_coerce(self.column, sa.String) >= day if day is not None else None
-            return after(self.sort, value, self.key, last_key, hint)
+            return after(self.raw, value, self.key, last_key)
         lhs, rhs = as_stored(self.column, value, self.dialect.name)
         return after(lhs, rhs, self.key, last_key)
 
-    def after_position(self, position: dict):
-        """Rows after a stored position ({"type", "value", "key", ...}; key None: from the value on)."""
-        return self.after(watermark_from_json(position), position.get("key"), stored=True)
-
-    def sortable(self, value: object) -> object:
-        """A value as a stored position holds it, in sort terms."""
-        return datetext.normal(value, self.date_only) if self.text_dates else value
+    def after_position(self, position: dict, hint: bool = True):
+        """Rows after a stored position ({"type", "value", "key", ...}; key None: from the value on),
+        compared as the column's type compares (SQLite: as times, whatever text they are written in).
+        ``hint``: with a condition on the raw text that starts the index range there (SQLite uses
+        one lower bound: a read that goes on bounds its range by its own position instead)."""
+        value, last_key = watermark_from_json(position), position.get("key")
+        if not self.text_dates:
+            return self.after(value, last_key)
+        value = datetext.normal(value, self.date_only)
+        past = after(datetext.sortable(self.column, self.date_only), value, self.key, last_key)
+        day = datetext.day_prefix(value)
+        if day is None:
+            return past
+        if (later := datetext.next_day(day)) is not None:  # text from the next day on is past: no rewriting
+            past = sa.or_(self.raw >= later, past)
+        return sa.and_(self.raw >= day, past) if hint else past
 
     # -- reading positions row by row -------------------------------------------------------------
     def as_read(self):
         """The expression a batch read row by row selects for positions: one no value can fail
         (SQLite: the comparable text; a date or time elsewhere: the database's text of it)."""
-        if self.text_dates:
-            return self.sort
+        if self.dialect.name == "sqlite":
+            return sa.type_coerce(self.column, sa.String)
         return sa.cast(self.column, sa.String) if temporal(self.column) else self.column
-
-    def stored_text(self):
-        """The expression for a row's watermark as the database keeps it (SQLite: its raw text),
-        recorded beside a row that cannot be read."""
-        return sa.type_coerce(self.column, sa.String) if self.dialect.name == "sqlite" else self.as_read()
 
     def typed(self, value: object) -> tuple[object, bool]:
         """A value read by ``as_read`` in the column's Python type, and whether it could be."""
@@ -90,7 +94,7 @@ class Watermark:
         return value, self.readable(value)
 
     def resume(self, value: object) -> object:
-        """Where the next batch starts, from a position read by ``as_read``: in sort terms."""
+        """Where the next batch starts, from a position read by ``as_read``: as ``after`` takes it."""
         if self.text_dates:
             return value
         typed, ok = self.typed(value)
@@ -118,6 +122,18 @@ class Watermark:
             except TypeError:  # values of two types in one column (SQLite): the first type's order counts
                 continue
         return last
+
+    @staticmethod
+    def further(last: tuple | None, read: tuple | None) -> tuple | None:
+        """The later of two (value, key) positions of a read by watermark, ``read`` read after
+        ``last``: by value (SQLite text is read in the order of its text, not always of its time),
+        and at equal values the one read later."""
+        if read is None or last is None:
+            return read or last
+        try:
+            return last if read[0] < last[0] else read
+        except TypeError:  # values of two types (a naive and an aware time): the one read later
+            return read
 
     def checked(self, stored: dict | None, table: str) -> dict | None:
         """A stored position, refused (ConfigError) when the key column, the watermark column or

@@ -137,7 +137,7 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
     with Featurizing(recipe.featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
             if by_watermark:  # (watermark, key) order: the furthest position that reads back
-                last = batch.readable or last
+                last = source.watermark.further(last, batch.readable)
             elif wm_col is not None:
                 last = source.watermark.furthest(last, batch.rows)
             bad = [(key, row, why) for key, row in batch.rows if (why := key_problem(key))]
