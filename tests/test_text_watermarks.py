@@ -20,8 +20,8 @@ from dedup.db import datetext
 from dedup.db.source import Source
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
-from dedup.store import open_store
 from helpers import config_for
+from test_bad_input import stored_keys
 
 FIELDS = {"name": "short", "content": "text"}
 T1, T2 = dt.datetime(2031, 6, 1), dt.datetime(2031, 6, 1, 1, 0, 0)
@@ -64,14 +64,6 @@ def _sqlite_text_table(url: str, rows: list[dict], fmt: str) -> None:
     engine.dispose()
 
 
-def _stored_keys(config) -> set[str]:
-    store = open_store(config.store_url)
-    try:
-        return set(store.fingerprints("petitions", [str(k) for k in range(1, 100)]))
-    finally:
-        store.close()
-
-
 def _first_rows() -> list[dict]:
     """Rows 1-7 share one watermark (more than a batch of 3), rows 8-10 a minute apart after it."""
     return [_row(k, T1) for k in range(1, 8)] + [_row(k, T1 + dt.timedelta(minutes=k - 7)) for k in range(8, 11)]
@@ -94,7 +86,7 @@ def test_sqlite_text_watermarks_read_every_row_once(tmp_path, fmt, lookback):
     assert nothing.fingerprinted == 0
     _sqlite_text_table(src, _later_rows(), fmt)
     new = run_incremental(config)
-    assert new.fingerprinted == 9 and _stored_keys(config) == {str(k) for k in range(1, 20)}
+    assert new.fingerprinted == 9 and stored_keys(config) == {str(k) for k in range(1, 20)}
     again = run_incremental(config)
     assert again.fingerprinted == 0 and again.unseen_rows == 0
 
@@ -107,7 +99,7 @@ def test_a_row_written_in_another_text_form_later_the_same_day_is_read(tmp_path)
                         watermark_lookback=0, text={"workers": 1})
     run_full(config)
     _sqlite_text_table(src, [_row(4, T1 + dt.timedelta(hours=5))], "current_timestamp")
-    assert run_incremental(config).fingerprinted == 1 and "4" in _stored_keys(config)
+    assert run_incremental(config).fingerprinted == 1 and "4" in stored_keys(config)
 
 
 @pytest.mark.parametrize("date_only", [False, True])
@@ -140,7 +132,7 @@ def test_typed_watermarks_with_ties_past_a_batch(db_url, tmp_path):
     with engine.begin() as conn:
         conn.execute(tbl.insert(), _later_rows())
     engine.dispose()
-    assert run_incremental(config).fingerprinted == 9 and _stored_keys(config) == {str(k) for k in range(1, 20)}
+    assert run_incremental(config).fingerprinted == 9 and stored_keys(config) == {str(k) for k in range(1, 20)}
     assert run_incremental(config).fingerprinted == 0
 
 

@@ -115,8 +115,9 @@ class Source:
         or client is set to (a zone change would otherwise move every row past it or before it)."""
         @event.listens_for(self.engine, "connect")
         def _utc(dbapi_conn, _record):
-            with dbapi_conn.cursor() as cursor:
-                cursor.execute("SET time_zone = '+00:00'")
+            cursor = dbapi_conn.cursor()
+            cursor.execute("SET time_zone = '+00:00'")
+            cursor.close()
         self.engine.dispose()  # the connection reflection used was opened in the server's zone
 
     def close(self) -> None:

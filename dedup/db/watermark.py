@@ -75,7 +75,7 @@ class Watermark:
     # -- reading positions row by row -------------------------------------------------------------
     def as_read(self):
         """The expression a batch read row by row selects for positions: one no value can fail
-        (SQLite: the comparable text; a date or time elsewhere: the database's text of it)."""
+        (SQLite: the text as stored; a date or time elsewhere: the database's text of it)."""
         if self.dialect.name == "sqlite":
             return sa.type_coerce(self.column, sa.String)
         return sa.cast(self.column, sa.String) if temporal(self.column) else self.column
