@@ -13,13 +13,13 @@ is NULL are never read (``null_key_rows`` counts them). A text cell longer than 
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 import warnings
 from dataclasses import dataclass, field
 from typing import Iterator
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 
 from ..config.model import TableConfig
@@ -27,13 +27,12 @@ from ..errors import ConfigError, SourceError
 from ..text.normalize import key_to_text
 from .engine import first_line, make_engine, say_unknown_types
 from .masking import mask_secrets
-from .keyset import _after, _as_stored, _temporal
-from .watermark import watermark_from_json
+from .watermark import CONVERT_ERRORS, Watermark
 
 log = logging.getLogger(__name__)
 # What a driver or SQLAlchemy's result processing raises on a value it cannot read or convert
 # (UnicodeDecodeError is a ValueError; decimal errors and OverflowError are ArithmeticErrors).
-READ_ERRORS = (sa_exc.DBAPIError, ValueError, TypeError, ArithmeticError)
+READ_ERRORS = (sa_exc.DBAPIError, *CONVERT_ERRORS)
 
 
 @dataclass
@@ -67,6 +66,10 @@ class Source:
         self.dialect = self.engine.dialect.name
         self.table = self._reflect()
         self.key = self.table.c[table.key]
+        self.watermark = Watermark(self.table.c[table.watermark], self.key, self.engine.dialect) \
+            if table.watermark else None
+        if self.watermark is not None and self.watermark.kind == "timestamp":
+            self._utc_sessions()
         self.bounds = sa.true()  # within(): the key range this source reads (a Spark partition's)
 
     # -- opening -----------------------------------------------------------------------------
@@ -105,6 +108,17 @@ class Source:
                         key.name, name)
         self.unique_key = unique
         return tbl
+
+    def _utc_sessions(self) -> None:
+        """MySQL reads and compares a TIMESTAMP in the session's time zone: the source's sessions
+        use UTC, so a stored position means the same instant whatever zone a later run's server
+        or client is set to (a zone change would otherwise move every row past it or before it)."""
+        @event.listens_for(self.engine, "connect")
+        def _utc(dbapi_conn, _record):
+            cursor = dbapi_conn.cursor()
+            cursor.execute("SET time_zone = '+00:00'")
+            cursor.close()
+        self.engine.dispose()  # the connection reflection used was opened in the server's zone
 
     def close(self) -> None:
         self.engine.dispose()
@@ -153,8 +167,7 @@ class Source:
             wm = self.table.c[self.config.watermark]
             where = sa.and_(where, wm.is_not(None))
             if since is not None:  # the key is NULL, so only the watermark can be past the position (or equal: read then)
-                column, value = _as_stored(wm, watermark_from_json(since), self.dialect)
-                where = sa.and_(where, column >= value)
+                where = sa.and_(where, self.watermark.after_position({**since, "key": None}))
         return self._count(where)
 
     def count_keys(self) -> int:
@@ -200,56 +213,54 @@ class Source:
 
     def batches(self, since: dict | None = None, by_watermark: bool = False) -> Iterator[SourceBatch]:
         """Every row, batch by batch: in key order, or (``by_watermark``) in (watermark, key) order
-        starting after the position ``since`` ({"value": ..., "key": ...} from watermark_position).
+        starting after the stored position ``since`` (dedup.db.watermark; its key None: from its
+        value on). Each row's position is read beside it in the terms the database compares, and
+        the next batch starts after the last one's, so no row is read twice or lost at a boundary.
 
         Rows whose watermark is NULL are never read by watermark, nor rows whose key is NULL.
         """
         order, where = self._window(since, by_watermark)
+        then = self._window(since, by_watermark, hint=False)[1]  # the condition of the batches after the first
         cols = self._columns()
+        at = [c.label(f"_at{i}") for i, c in enumerate(order)]
         try:
             with self.engine.connect() as conn:
                 while True:
-                    query = sa.select(*cols).where(where).order_by(*order).limit(self.batch_size)
+                    query = sa.select(*cols, *at).where(where).order_by(*order).limit(self.batch_size)
                     try:
                         result = _dicts(conn.execute(query))
                         if len(result) == self.batch_size and not self.unique_key:
-                            result = self._whole_run(conn, cols, order, where, result)
+                            result = self._whole_run(conn, cols, at, where, result)
+                        positions = [tuple(r.pop(a.name) for a in at) for r in result]
                         batch = SourceBatch()
                         for r in result:
                             self._take(batch, key_to_text(r[self.key.name]), r)
-                        positions = [tuple(r[c.name] for c in order) for r in result]
                         last = positions[-1] if positions else None
-                        batch.readable = next((p for p in reversed(positions) if self._readable(order, p)), None)
+                        if by_watermark:
+                            wm, key = self.watermark.column.name, self.key.name
+                            batch.readable = next(((r[wm], r[key]) for r in reversed(result)
+                                                   if self.watermark.readable(r[wm])), None)
                     except READ_ERRORS as e:
                         if isinstance(e, sa_exc.DBAPIError) and e.connection_invalidated:
                             raise
                         conn.rollback()
-                        batch, last = self._row_by_row(conn, cols, order, where, e)
+                        batch, last = self._row_by_row(conn, cols, order, where, e, by_watermark)
                     if last is None:
                         return
                     batch.last = last
                     yield batch
-                    where = self._window(last, by_watermark, raw=True)[1]
+                    where = sa.and_(then, self.watermark.after(*last) if by_watermark else self.key > last[0])
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"reading {self.config.name!r} failed: {first_line(e)}") from None
 
-    def _window(self, position, by_watermark: bool, raw: bool = False) -> tuple[list, object]:
-        """Read order and the condition for rows strictly after ``position``: a stored watermark
-        position ({"value", "key", ...}), or with ``raw`` the order columns' values of a last row.
-
-        By watermark, rows whose watermark is NULL are never in the window.
-        """
-        order, base = [self.key], sa.and_(self.key.is_not(None), self.bounds)
-        if by_watermark:
-            wm = self.table.c[self.config.watermark]
-            order, base = [wm, self.key], sa.and_(wm.is_not(None), base)
-        if position is not None and not raw:
-            if by_watermark and position.get("key") is None:  # a lookback window's start: from that value on
-                value = watermark_from_json(position)
-                column, value = _as_stored(order[0], value, self.dialect)
-                return order, sa.and_(base, column >= value)
-            position = (watermark_from_json(position), position["key"]) if by_watermark else (position["key"],)
-        return order, sa.and_(base, _after(order, position, self.dialect))
+    def _window(self, since: dict | None, by_watermark: bool, hint: bool = True) -> tuple[list, object]:
+        """Read order and the condition every row read meets: by watermark, after the stored
+        position ``since``, and never a row whose watermark is NULL."""
+        base = sa.and_(self.key.is_not(None), self.bounds)
+        if not by_watermark:
+            return [self.key], base
+        start = self.watermark.after_position(since, hint) if since is not None else sa.true()
+        return self.watermark.order(), sa.and_(self.watermark.column.is_not(None), base, start)
 
     def keys(self, batch_size: int = 10_000) -> Iterator[list[str]]:
         """Every non-NULL key as text, batch by batch in key order: only the key column is read,
@@ -267,24 +278,21 @@ class Source:
         except (sa_exc.SQLAlchemyError, *READ_ERRORS) as e:  # a key that cannot be read: no reconcile
             raise SourceError(f"reading the keys of {self.config.name!r} failed: {first_line(e)}") from None
 
-    def _whole_run(self, conn, cols, order, where, result: list) -> list:
+    def _whole_run(self, conn, cols, at, where, result: list) -> list:
         """A full batch whose last position may continue past the limit (keys that repeat): its rows
         at that position are replaced by all of them, so the next batch starts after the whole run."""
-        last = tuple(result[-1][c.name] for c in order)
-        same = sa.and_(where, *(c == v for c, v in zip(order, last)))
-        run = _dicts(conn.execute(sa.select(*cols).where(same)))
-        return [r for r in result if tuple(r[c.name] for c in order) != last] + run
-
-    def _readable(self, order: list, position: tuple) -> bool:
-        """Whether a position read by the driver is one its columns' types hold (pymysql gives a
-        MariaDB zero date '0000-00-00 00:00:00' back as text): only such a position is stored."""
-        return not any(isinstance(v, str) and _temporal(c) for c, v in zip(order, position))
+        def position(r):
+            return tuple(r[a.name] for a in at)
+        last = position(result[-1])
+        same = sa.and_(where, *(a.element == v for a, v in zip(at, last)))
+        run = _dicts(conn.execute(sa.select(*cols, *at).where(same)))
+        return [r for r in result if position(r) != last] + run
 
     def _take(self, batch: SourceBatch, key: str, row: dict) -> None:
         """Add a row to the batch, its text fields cut to ``max_cell_chars``; a row whose date or
         time watermark came back as text (a MariaDB zero date) is unreadable."""
         wm = self.config.watermark
-        if wm is not None and isinstance(row.get(wm), str) and _temporal(self.table.c[wm]):
+        if wm is not None and not self.watermark.readable(row.get(wm)):
             batch.unreadable.append((key, f"{wm}: {row[wm]!r} is not a date or time that can be compared"))
             return
         cap = self.max_cell_chars
@@ -300,22 +308,17 @@ class Source:
                 batch.truncated.append((key, f.name, len(value)))
         batch.rows.append((key, row))
 
-    def _row_by_row(self, conn, cols, order, where, cause) -> tuple[SourceBatch, tuple | None]:
-        """Re-read one batch: its positions first (the watermark as stored, so a value its type
-        cannot read is still a position), then the rows at each position alone."""
+    def _row_by_row(self, conn, cols, order, where, cause, by_watermark: bool) -> tuple[SourceBatch, tuple | None]:
+        """Re-read one batch: its positions first, read so that no value can fail
+        (Watermark.as_read), then the rows at each position alone."""
         log.debug("a batch failed (%s); reading it row by row", first_line(cause))
-        # SQLite keeps any text in any column: its values are read as stored; elsewhere a date or
-        # time is read as the database writes it (psycopg cannot read PostgreSQL's 'infinity')
-        def as_read(c):
-            return c if c is self.key else sa.type_coerce(c, sa.String) if self.dialect == "sqlite" \
-                else sa.cast(c, sa.String) if _temporal(c) else c
-        raw = [as_read(c) for c in order]
-        wm = self.table.c[self.config.watermark] if self.config.watermark else None
-        extra = [as_read(wm)] if wm is not None and len(order) == 1 else []
+        wm = self.watermark
+        raw = [wm.as_read(), self.key] if by_watermark else [self.key]
+        extra = [wm.as_read()] if wm is not None else []  # an unreadable row's watermark as stored
         found = conn.execute(sa.select(*raw, *extra).where(where).order_by(*order).limit(self.batch_size)).all()
         found = list(dict.fromkeys(tuple(p) for p in found))  # a repeated key: its rows are read at once
         positions = list(dict.fromkeys(p[:len(raw)] for p in found))
-        stored_wm = {p[len(raw) - 1]: p[-1] if extra else p[0] for p in found} if wm is not None else {}
+        stored_wm = {p[len(raw) - 1]: p[-1] for p in found} if extra else {}
         batch = SourceBatch()
         for pos in positions:
             k = pos[-1]
@@ -330,27 +333,12 @@ class Source:
                 batch.unreadable.append((_key_text(k), first_line(e)))
                 if k in stored_wm:
                     batch.unreadable_at[_key_text(k)] = stored_wm[k]
-        typed = [self._typed(order, p) for p in positions]
-        batch.readable = next((t for t, ok in reversed(typed) if ok), None)
-        return batch, (typed[-1][0] if typed else None)
-
-    def _typed(self, order: list, position: tuple) -> tuple[tuple, bool]:
-        """A position read as stored, each value in its column's type where that type can read it,
-        and whether all could be: one that cannot stays text, compared as text (_as_stored), and is
-        never a stored watermark."""
-        out, ok = [], True
-        for column, value in zip(order, position):
-            dialect = self.engine.dialect
-            process = column.type.dialect_impl(dialect).result_processor(dialect, None) if column is not self.key else None
-            try:
-                if process is None and isinstance(value, str) and _temporal(column):  # cast to text by _row_by_row
-                    process = _dt.datetime.fromisoformat if column.type.python_type is _dt.datetime \
-                        else _dt.date.fromisoformat
-                out.append(process(value) if process is not None and value is not None else value)
-            except READ_ERRORS:
-                out.append(value)
-                ok = False
-        return tuple(out), ok
+        if not positions or not by_watermark:
+            return batch, (positions[-1] if positions else None)
+        typed = [(wm.typed(v), k) for v, k in positions]
+        batch.readable = next(((v, k) for (v, ok), k in reversed(typed) if ok), None)
+        value, key = positions[-1]
+        return batch, (wm.resume(value), key)
 
     def fetch(self, keys: list[str], columns: tuple[str, ...]) -> dict[str, dict]:
         """Values of ``columns`` for the rows with these keys (missing rows are left out, so with no

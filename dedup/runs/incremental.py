@@ -93,7 +93,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
     with table_run(config, recipe.table, "incremental") as (source, store, run):
         state = store.state(name)
         recipe, version = stored_recipe(recipe, state)
-        since = state.watermark if state is not None else None
+        since = source.watermark.checked(state.watermark, name) if state is not None else None  # drift refused
         reconcile = reconcile or (state is not None and late.should_reconcile(store, name, recipe.table.reconcile_every))
         gone = late.vanished(source, store, name) if reconcile and state is not None else []
         start, window = late.read_from(source, since)

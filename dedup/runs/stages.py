@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from ..db.source import Source
-from ..db.watermark import row_watermark_text, watermark_position
+from ..db.watermark import row_watermark_text
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
 from .parallel import Featurizing
@@ -137,9 +137,9 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
     with Featurizing(recipe.featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
             if by_watermark:  # (watermark, key) order: the furthest position that reads back
-                last = batch.readable or last
+                last = source.watermark.further(last, batch.readable)
             elif wm_col is not None:
-                last = _furthest(last, batch.rows, wm_col, key_col)
+                last = source.watermark.furthest(last, batch.rows)
             bad = [(key, row, why) for key, row in batch.rows if (why := key_problem(key))]
             if bad:
                 batch.rows = [(key, row) for key, row in batch.rows if key_problem(key) is None]
@@ -196,21 +196,9 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
     if null_wm:
         log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
                     source.config.name, null_wm, wm_col)
-    return Rows(keys, features, skipped, read, watermark_position(*last) if last is not None else since,
+    return Rows(keys, features, skipped, read, source.watermark.position(*last) if last is not None else since,
                 len(truncated), null_wm, nulls, row_wms, unchanged,
                 list(dict.fromkeys(k for k, _c, _n in truncated))[:TRUNCATED_LISTED])
-
-
-def _furthest(last: tuple | None, rows: list[tuple[str, dict]], wm_col: str, key_col: str) -> tuple | None:
-    """The furthest (watermark, key) position of ``last`` and the rows' (rows read by key)."""
-    for _key, row in rows:
-        if row.get(wm_col) is not None:
-            pos = (row[wm_col], row[key_col])
-            try:
-                last = pos if last is None or pos > last else last
-            except TypeError:  # values of two types in one column (SQLite): the first type's order counts
-                continue
-    return last
 
 
 def _without(keys: list[str], feats: HashedFeatures, drop: set[str]) -> tuple[list[str], HashedFeatures]:
