@@ -69,3 +69,68 @@ def test_a_stopped_run_leaves_no_workers(project, sig):
             assert last.status == "failed" and last.summary["error"].startswith("interrupted")
         finally:
             store.close()
+
+
+def run_record(store_url: str):
+    """The lock is free (taken and given back here) and the last run's record."""
+    store = open_store(store_url)
+    try:
+        store.acquire_lock("petitions", "test:1:x", 60)
+        store.release_lock("petitions", "test:1:x")
+        return store.runs("petitions")[0]
+    finally:
+        store.close()
+
+
+def assert_failed_alone(run: Child, expected: str, processes: set[int]) -> None:
+    """The run exited 1 with one line, ``Error: <expected>...``, and left none of ``processes``."""
+    assert run.proc.wait(timeout=60) == 1
+    run._reader.join(60)
+    assert [line for line in run.lines if line.strip()] == [next(x for x in run.lines if x.startswith("Error: "))]
+    assert run.lines[-1].startswith(f"Error: {expected}"), run.lines
+    wait_until(lambda: not any(alive(p) for p in processes), what="the run's processes to exit")
+
+
+def test_a_killed_worker_fails_the_run_at_once_and_frees_the_lock(project):
+    """The OOM killer's SIGKILL to one text worker: the pool's other worker waited for good on the
+    task queue's lock the dead one held, and the run on it, the table's lock held (issue 27, 4)."""
+    with Child([sys.executable, "-m", "dedup", "-c", str(project / "dedup.yaml"), "full", "-q"]) as run:
+        workers = run.wait_for(lambda: workers_of(run.pid), "its worker processes to start")
+        run.lines.clear()  # (a lock left by the SIGKILL test above is taken over, with a warning)
+        os.kill(min(workers), signal.SIGKILL)
+        assert_failed_alone(run, "a text worker process was killed by SIGKILL (out of memory?)", workers)
+    last = run_record(f"sqlite:///{project / 'store.db'}")
+    assert last.status == "failed" and "text worker" in last.summary["error"]
+
+
+WRITER_RUN = """
+import sys, threading
+import dedup.runs.full as full, dedup.runs.store_writer as writer
+from dedup.cli import main
+writer.MIN_ROWS = 0  # a small table written beside too
+
+def settle(*a, **k):  # the parent busy with the groups, for as long as the test needs
+    print("finding the groups", file=sys.stderr, flush=True)
+    threading.Event().wait()
+full.settle_groups = settle
+main()
+"""
+
+
+def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(tmp_path):
+    """The store writer's child killed while the parent finds the groups: the run fails then, not
+    when the groups are ready, and the lock is free."""
+    write_sample_db(f"sqlite:///{tmp_path / 'src.db'}", generate_petitions(600, seed=2))
+    (tmp_path / "dedup.yaml").write_text(
+        'source: {url: "sqlite:///src.db", batch_size: 100}\nstore: {url: "sqlite:///store.db"}\n'
+        "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
+        encoding="utf-8")
+    with Child([sys.executable, "-c", WRITER_RUN, "-c", str(tmp_path / "dedup.yaml"), "full", "-q"]) as run:
+        run.wait_for_line("finding the groups")
+        run.lines.clear()
+        writer = run.wait_for(lambda: children(run.pid), "the store writer process")
+        assert len(writer) == 1  # the text workers have ended: the writer alone
+        os.kill(min(writer), signal.SIGKILL)
+        assert_failed_alone(run, "the store writer process was killed by SIGKILL (out of memory?)", writer)
+    last = run_record(f"sqlite:///{tmp_path / 'store.db'}")
+    assert last.status == "failed" and "store writer" in last.summary["error"]
