@@ -2,13 +2,14 @@
 
 import os
 import signal
+import subprocess
 import sys
 
 import pytest
 
 from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
-from helpers import Child, wait_until
+from helpers import Child, child_env, wait_until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -117,12 +118,14 @@ main()
 """
 
 
-def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "postgres", "mariadb"])
+def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(request, tmp_path, backend):
     """The store writer's child killed while the parent finds the groups: the run fails then, not
     when the groups are ready, and the lock is free."""
+    store = f"sqlite:///{tmp_path / 'store.db'}" if backend == "sqlite" else request.getfixturevalue(f"{backend}_url")
     write_sample_db(f"sqlite:///{tmp_path / 'src.db'}", generate_petitions(600, seed=2))
     (tmp_path / "dedup.yaml").write_text(
-        'source: {url: "sqlite:///src.db", batch_size: 100}\nstore: {url: "sqlite:///store.db"}\n'
+        f'source: {{url: "sqlite:///src.db", batch_size: 100}}\nstore: {{url: "{store}"}}\n'
         "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
         encoding="utf-8")
     with Child([sys.executable, "-c", WRITER_RUN, "-c", str(tmp_path / "dedup.yaml"), "full", "-q"]) as run:
@@ -132,5 +135,29 @@ def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(tmp_path
         assert len(writer) == 1  # the text workers have ended: the writer alone
         os.kill(min(writer), signal.SIGKILL)
         assert_failed_alone(run, "the store writer process was killed by SIGKILL (out of memory?)", writer)
-    last = run_record(f"sqlite:///{tmp_path / 'store.db'}")
+    last = run_record(store)
     assert last.status == "failed" and "store writer" in last.summary["error"]
+
+
+def can_unshare() -> bool:
+    try:
+        return subprocess.run(["unshare", "-p", "-f", "--mount-proc", "true"], capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def test_a_run_that_is_pid_1_of_a_container_keeps_its_workers(tmp_path):
+    """A run that is pid 1 of its pid namespace (``docker run ... dedup full``): its workers took
+    their parent's pid 1 for "the parent is gone" and exited at once."""
+    if not can_unshare():
+        pytest.skip("no permission to make a pid namespace (unshare -p)")
+    write_sample_db(f"sqlite:///{tmp_path / 'src.db'}", generate_petitions(600, seed=2))
+    (tmp_path / "dedup.yaml").write_text(
+        'source: {url: "sqlite:///src.db", batch_size: 100}\nstore: {url: "sqlite:///store.db"}\n'
+        "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
+        encoding="utf-8")
+    done = subprocess.run(["unshare", "-p", "-f", "--mount-proc", sys.executable, "-m", "dedup", "-c",
+                           str(tmp_path / "dedup.yaml"), "full", "-q"], env=child_env(), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "600 rows" in done.stdout

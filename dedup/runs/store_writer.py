@@ -20,9 +20,10 @@ held at once, and pages both processes touch are copied (a 200k run's processes 
 
 from __future__ import annotations
 
+import _thread
 import logging
 import multiprocessing
-import _thread
+import os
 import signal
 import threading
 import time
@@ -49,7 +50,7 @@ class StoreWriter:
     def __init__(self, write: Callable[[Callable[[], dict]], dict]):
         ctx = multiprocessing.get_context("fork")
         self._pipe, child_end = ctx.Pipe()
-        self._proc = ctx.Process(target=_child, args=(write, child_end), name="dedup-store-writer", daemon=True)
+        self._proc = ctx.Process(target=_child, args=(write, child_end, os.getpid()), name="dedup-store-writer", daemon=True)
         with signals_held():
             self._proc.start()
         child_end.close()
@@ -122,9 +123,9 @@ def _interrupt_main() -> None:
         _thread.interrupt_main()
 
 
-def _child(write: Callable, pipe) -> None:
+def _child(write: Callable, pipe, parent: int) -> None:
     release_signals()  # Ctrl-C is the parent's to handle: it stops this child
-    die_with_parent()
+    die_with_parent(parent)
     try:
         seconds = write(lambda: _wait_for(pipe))
         pipe.send(("ok", seconds))

@@ -38,9 +38,11 @@ def how_it_ended(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int) -> None:
     """On Linux, ask the kernel to end this process (a worker, the store writer) when its parent
-    dies, even by SIGKILL, so a killed run leaves no orphan processes behind."""
+    dies, even by SIGKILL, so a killed run leaves no orphan processes behind. ``parent`` is the
+    parent's pid, taken before the fork: if it is no longer our parent, it died before the request
+    took effect. (Not ``getppid() == 1``: a run that is pid 1 of a container is a living parent.)"""
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -48,7 +50,7 @@ def die_with_parent() -> None:
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the parent died before the request took effect
+        if os.getppid() != parent:
             os._exit(1)
     except (OSError, AttributeError):
         pass
@@ -81,10 +83,10 @@ def release_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _serve(work: Callable[[Any], Any], tasks, results) -> None:
+def _serve(work: Callable[[Any], Any], tasks, results, parent: int) -> None:
     """A worker's loop: ``(seq, item)`` from its queue -> ``(seq, ok, result or exception)``; None ends it."""
     release_signals()  # Ctrl-C is the parent's to handle: it stops the workers
-    die_with_parent()
+    die_with_parent(parent)
     while (task := tasks.get()) is not None:
         seq, item = task
         try:
@@ -115,7 +117,7 @@ class Workers:
                 tasks = ctx.Queue()
                 tasks.cancel_join_thread()  # a dead worker's queue must never hold the exit up
                 reader, writer = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_serve, args=(work, tasks, writer), name=f"dedup-{what}-{i}", daemon=True)
+                proc = ctx.Process(target=_serve, args=(work, tasks, writer, os.getpid()), name=f"dedup-{what}-{i}", daemon=True)
                 with signals_held():
                     proc.start()
                 writer.close()
