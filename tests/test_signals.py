@@ -104,6 +104,15 @@ def test_a_killed_worker_fails_the_run_at_once_and_frees_the_lock(project):
     assert last.status == "failed" and "text worker" in last.summary["error"]
 
 
+def small_project(d, store: str) -> None:
+    """600 rows in d/src.db, read 100 at a time by two text workers, and d/dedup.yaml for them."""
+    write_sample_db(f"sqlite:///{d / 'src.db'}", generate_petitions(600, seed=2))
+    (d / "dedup.yaml").write_text(
+        f'source: {{url: "sqlite:///src.db", batch_size: 100}}\nstore: {{url: "{store}"}}\n'
+        "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
+        encoding="utf-8")
+
+
 WRITER_RUN = """
 import sys, threading
 import dedup.runs.full as full, dedup.runs.store_writer as writer
@@ -123,11 +132,7 @@ def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(request,
     """The store writer's child killed while the parent finds the groups: the run fails then, not
     when the groups are ready, and the lock is free."""
     store = f"sqlite:///{tmp_path / 'store.db'}" if backend == "sqlite" else request.getfixturevalue(f"{backend}_url")
-    write_sample_db(f"sqlite:///{tmp_path / 'src.db'}", generate_petitions(600, seed=2))
-    (tmp_path / "dedup.yaml").write_text(
-        f'source: {{url: "sqlite:///src.db", batch_size: 100}}\nstore: {{url: "{store}"}}\n'
-        "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
-        encoding="utf-8")
+    small_project(tmp_path, store)
     with Child([sys.executable, "-c", WRITER_RUN, "-c", str(tmp_path / "dedup.yaml"), "full", "-q"]) as run:
         run.wait_for_line("finding the groups")
         run.lines.clear()
@@ -151,11 +156,7 @@ def test_a_run_that_is_pid_1_of_a_container_keeps_its_workers(tmp_path):
     their parent's pid 1 for "the parent is gone" and exited at once."""
     if not can_unshare():
         pytest.skip("no permission to make a pid namespace (unshare -p)")
-    write_sample_db(f"sqlite:///{tmp_path / 'src.db'}", generate_petitions(600, seed=2))
-    (tmp_path / "dedup.yaml").write_text(
-        'source: {url: "sqlite:///src.db", batch_size: 100}\nstore: {url: "sqlite:///store.db"}\n'
-        "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
-        encoding="utf-8")
+    small_project(tmp_path, f"sqlite:///{tmp_path / 'store.db'}")
     done = subprocess.run(["unshare", "-p", "-f", "--mount-proc", sys.executable, "-m", "dedup", "-c",
                            str(tmp_path / "dedup.yaml"), "full", "-q"], env=child_env(), capture_output=True,
                           text=True, timeout=300)
