@@ -261,7 +261,7 @@ def test_a_held_lock_stops_a_second_run_and_an_expired_one_does_not(store_url, t
 
 
 def test_a_lock_left_by_a_dead_process_on_this_machine_is_taken_over(tmp_path):
-    import socket
+    from dedup.runs.lease import new_owner
 
     src = f"sqlite:///{tmp_path / 'src.db'}"
     write_sample_db(src, SampleTable(rows_of(BASE, OTHER), {}))
@@ -269,7 +269,7 @@ def test_a_lock_left_by_a_dead_process_on_this_machine_is_taken_over(tmp_path):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     store = open_store(cfg.store_url)
-    store.acquire_lock("petitions", f"{socket.gethostname()}:{dead.pid}:dead", ttl_seconds=600)
+    store.acquire_lock("petitions", new_owner(dead.pid), ttl_seconds=600)  # of this boot and pid namespace
     store.close()
     assert run_incremental(cfg).rows_read == 2
 

@@ -2,13 +2,14 @@
 
 import os
 import signal
+import subprocess
 import sys
 
 import pytest
 
 from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
-from helpers import Child, wait_until
+from helpers import Child, child_env, wait_until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -69,3 +70,95 @@ def test_a_stopped_run_leaves_no_workers(project, sig):
             assert last.status == "failed" and last.summary["error"].startswith("interrupted")
         finally:
             store.close()
+
+
+def run_record(store_url: str):
+    """The lock is free (taken and given back here) and the last run's record."""
+    store = open_store(store_url)
+    try:
+        store.acquire_lock("petitions", "test:1:x", 60)
+        store.release_lock("petitions", "test:1:x")
+        return store.runs("petitions")[0]
+    finally:
+        store.close()
+
+
+def assert_failed_alone(run: Child, expected: str, processes: set[int]) -> None:
+    """The run exited 1 with one line, ``Error: <expected>...``, and left none of ``processes``."""
+    assert run.proc.wait(timeout=60) == 1
+    run._reader.join(60)
+    assert [line for line in run.lines if line.strip()] == [next(x for x in run.lines if x.startswith("Error: "))]
+    assert run.lines[-1].startswith(f"Error: {expected}"), run.lines
+    wait_until(lambda: not any(alive(p) for p in processes), what="the run's processes to exit")
+
+
+def test_a_killed_worker_fails_the_run_at_once_and_frees_the_lock(project):
+    """The OOM killer's SIGKILL to one text worker: the pool's other worker waited for good on the
+    task queue's lock the dead one held, and the run on it, the table's lock held (issue 27, 4)."""
+    with Child([sys.executable, "-m", "dedup", "-c", str(project / "dedup.yaml"), "full", "-q"]) as run:
+        workers = run.wait_for(lambda: workers_of(run.pid), "its worker processes to start")
+        run.lines.clear()  # (a lock left by the SIGKILL test above is taken over, with a warning)
+        os.kill(min(workers), signal.SIGKILL)
+        assert_failed_alone(run, "a text worker process was killed by SIGKILL (out of memory?)", workers)
+    last = run_record(f"sqlite:///{project / 'store.db'}")
+    assert last.status == "failed" and "text worker" in last.summary["error"]
+
+
+def small_project(d, store: str) -> None:
+    """600 rows in d/src.db, read 100 at a time by two text workers, and d/dedup.yaml for them."""
+    write_sample_db(f"sqlite:///{d / 'src.db'}", generate_petitions(600, seed=2))
+    (d / "dedup.yaml").write_text(
+        f'source: {{url: "sqlite:///src.db", batch_size: 100}}\nstore: {{url: "{store}"}}\n'
+        "text: {workers: 2}\ntables: {petitions: {key: id, fields: {name: short, title: text, content: text}}}\n",
+        encoding="utf-8")
+
+
+WRITER_RUN = """
+import sys, threading
+import dedup.runs.full as full, dedup.runs.store_writer as writer
+from dedup.cli import main
+writer.MIN_ROWS = 0  # a small table written beside too
+
+def settle(*a, **k):  # the parent busy with the groups, for as long as the test needs
+    print("finding the groups", file=sys.stderr, flush=True)
+    threading.Event().wait()
+full.settle_groups = settle
+main()
+"""
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres", "mariadb"])
+def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(request, tmp_path, backend):
+    """The store writer's child killed while the parent finds the groups: the run fails then, not
+    when the groups are ready, and the lock is free."""
+    store = f"sqlite:///{tmp_path / 'store.db'}" if backend == "sqlite" else request.getfixturevalue(f"{backend}_url")
+    small_project(tmp_path, store)
+    with Child([sys.executable, "-c", WRITER_RUN, "-c", str(tmp_path / "dedup.yaml"), "full", "-q"]) as run:
+        run.wait_for_line("finding the groups")
+        run.lines.clear()
+        writer = run.wait_for(lambda: children(run.pid), "the store writer process")
+        assert len(writer) == 1  # the text workers have ended: the writer alone
+        os.kill(min(writer), signal.SIGKILL)
+        assert_failed_alone(run, "the store writer process was killed by SIGKILL (out of memory?)", writer)
+    last = run_record(store)
+    assert last.status == "failed" and "store writer" in last.summary["error"]
+
+
+def can_unshare() -> bool:
+    try:
+        return subprocess.run(["unshare", "-p", "-f", "--mount-proc", "true"], capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def test_a_run_that_is_pid_1_of_a_container_keeps_its_workers(tmp_path):
+    """A run that is pid 1 of its pid namespace (``docker run ... dedup full``): its workers took
+    their parent's pid 1 for "the parent is gone" and exited at once."""
+    if not can_unshare():
+        pytest.skip("no permission to make a pid namespace (unshare -p)")
+    small_project(tmp_path, f"sqlite:///{tmp_path / 'store.db'}")
+    done = subprocess.run(["unshare", "-p", "-f", "--mount-proc", sys.executable, "-m", "dedup", "-c",
+                           str(tmp_path / "dedup.yaml"), "full", "-q"], env=child_env(), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "600 rows" in done.stdout

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..errors import ConfigError
+from .driver_logs import quiet_driver_cleanup
 from .masking import mask_secrets, remember_secrets
 
 log = logging.getLogger(__name__)
@@ -20,6 +21,7 @@ log = logging.getLogger(__name__)
 def make_engine(url: str, what: str) -> sa.Engine:
     """An engine for a configured URL; a malformed URL or missing driver is a configuration error."""
     remember_secrets(url)
+    quiet_driver_cleanup()
     try:
         u = sa.make_url(url)
         if u.get_backend_name() in ("mysql", "mariadb") and "charset" not in u.query:

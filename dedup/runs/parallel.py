@@ -1,29 +1,26 @@
 """Featurising batches of rows, in worker processes when there are cores to spare.
 
 Segmentation (jieba, pure Python) is the cost of a run; it parallelises across processes, not
-threads. Batches go to a process pool with a bounded number in flight, so memory stays flat and
-results come back in reading order. Small tables never start a pool.
+threads. Batches go to worker processes the run watches (dedup.runs.workers: one that dies fails
+the run at once) with a bounded number in flight, so memory stays flat and results come back in
+reading order. Small tables never start a pool.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import functools
 import os
-import signal
-import sys
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
 from ..text.batch import hashed_batch
 from ..text.features import Featurizer
+from .workers import Workers
 
 Rows = list[tuple[str, dict]]
 Output = tuple[list[str], HashedFeatures, list[Skipped]]  # keys of rows with features, their features, skipped rows
-
-_WORKER_FEATURIZER: Featurizer | None = None
 
 
 def resolve_workers(setting: int | str | None) -> int:
@@ -64,49 +61,22 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     return keys, feats, skipped
 
 
-def _init_worker(featurizer: Featurizer) -> None:
-    global _WORKER_FEATURIZER
-    _WORKER_FEATURIZER = featurizer
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it shuts the pool down
-    die_with_parent()
-
-
-def die_with_parent() -> None:
-    """On Linux, ask the kernel to end this process (a worker, the store writer) when its parent
-    dies, even by SIGKILL, so a killed run leaves no orphan processes behind."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # the parent died before the request took effect
-            os._exit(1)
-    except (OSError, AttributeError):
-        pass
-
-
-def _work(rows: Rows) -> Output:
-    return featurize_rows(_WORKER_FEATURIZER, rows)
-
-
 class Featurizing:
     """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``."""
 
     def __init__(self, featurizer: Featurizer, workers: int):
         self.featurizer = featurizer
         self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-        self.pending: deque[tuple[Future, int]] = deque()
+        self.pool: Workers | None = None
+        self.pending: deque[tuple[int, int]] = deque()  # (the batch's number in the pool, its row count)
         self.batches = 0
 
     def __enter__(self) -> "Featurizing":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, *exc) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool.__exit__(kind, *exc)  # an error (a worker dead, Ctrl-C) kills them all at once
 
     def submit(self, rows: Rows, n: int) -> Iterator[tuple[Output, int]]:
         """``n`` is the number of rows the batch stands for (its unreadable ones included)."""
@@ -115,15 +85,13 @@ class Featurizing:
             yield featurize_rows(self.featurizer, rows), n
             return
         if self.pool is None:
-            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
-                                            initializer=_init_worker, initargs=(self.featurizer,))
-        self.pending.append((self.pool.submit(_work, rows), n))
+            self.pool = Workers(functools.partial(featurize_rows, self.featurizer), self.workers, "text worker")
+        self.pending.append((self.pool.put(rows), n))
         while len(self.pending) > 2 * self.workers:
-            future, count = self.pending.popleft()
-            yield future.result(), count
+            seq, count = self.pending.popleft()
+            yield self.pool.get(seq), count
 
     def drain(self) -> Iterator[tuple[Output, int]]:
         while self.pending:
-            future, count = self.pending.popleft()
-            yield future.result(), count
+            seq, count = self.pending.popleft()
+            yield self.pool.get(seq), count

@@ -20,35 +20,74 @@ held at once, and pages both processes touch are copied (a 200k run's processes 
 
 from __future__ import annotations
 
+import _thread
 import logging
 import multiprocessing
+import os
 import signal
+import threading
 import time
 import traceback
 from contextlib import contextmanager
+from multiprocessing.connection import wait
 from typing import Callable, Iterator
 
 from ..errors import StoreError
 from ..store.sql import SqlStore
-from .parallel import die_with_parent
+from .workers import die_with_parent, how_it_ended, release_signals, signals_held
 
 log = logging.getLogger(__name__)
 MIN_ROWS = 20_000
 
 
 class StoreWriter:
-    """The child writing a snapshot; ``finish(groups, changes)`` completes and commits it."""
+    """The child writing a snapshot; ``finish(groups, changes)`` completes and commits it.
+
+    A thread watches the child while the parent finds the groups: a child that ends before then
+    (killed, out of memory) interrupts the parent at once (``writing_beside`` turns that into the
+    child's error) instead of when the groups are ready."""
 
     def __init__(self, write: Callable[[Callable[[], dict]], dict]):
         ctx = multiprocessing.get_context("fork")
         self._pipe, child_end = ctx.Pipe()
-        self._proc = ctx.Process(target=_child, args=(write, child_end), name="dedup-store-writer", daemon=True)
-        self._proc.start()
+        self._proc = ctx.Process(target=_child, args=(write, child_end, os.getpid()), name="dedup-store-writer", daemon=True)
+        with signals_held():
+            self._proc.start()
         child_end.close()
         self.seconds: dict[str, float] = {}  # the child's wall seconds (block names and the write)
+        self._guard = threading.Lock()
+        self._waiting = True  # the parent has not yet asked for the commit; no interrupt after that
+        self.ended_early: BaseException | None = None  # why the child ended before finish(): the parent was interrupted
+        threading.Thread(target=self._watch, name="dedup-store-writer-watch", daemon=True).start()
+
+    def _watch(self) -> None:
+        wait([self._proc.sentinel])
+        with self._guard:
+            if self._waiting:
+                self.ended_early = self._early_error()
+                _interrupt_main()  # a KeyboardInterrupt in the parent; writing_beside raises ended_early
+
+    def _stop_watching(self) -> None:
+        with self._guard:
+            self._waiting = False
+
+    def _early_error(self) -> BaseException:
+        """Why the child ended before finish(): its own error if it sent one, else how it died."""
+        try:
+            if self._pipe.poll():
+                status, detail = self._pipe.recv()
+                if status == "error":
+                    log.debug("store writer: %s", detail[1])
+                    return detail[0]
+        except (EOFError, OSError):
+            pass
+        self._proc.join()
+        return StoreError(f"the store writer process {how_it_ended(self._proc.exitcode)}; the run stopped and "
+                          "stored nothing")
 
     def finish(self, groups: list, changes: list) -> None:
         """Send the groups and changes, wait for the commit; the child's error is raised here."""
+        self._stop_watching()
         try:
             self._pipe.send({"groups": groups, "changes": changes})
         except (BrokenPipeError, ConnectionResetError):
@@ -57,7 +96,8 @@ class StoreWriter:
             status, detail = self._pipe.recv()
         except (EOFError, ConnectionResetError):
             self._proc.join(5)
-            raise StoreError(f"the store writer process ended without committing (exit code {self._proc.exitcode})") from None
+            raise StoreError("the store writer process ended without committing: it "
+                             f"{how_it_ended(self._proc.exitcode)}") from None
         self._proc.join()
         if status == "error":
             error, text = detail
@@ -67,15 +107,25 @@ class StoreWriter:
 
     def abort(self) -> None:
         """Stop the child, its transaction uncommitted."""
+        self._stop_watching()
         if self._proc.is_alive():
             self._proc.kill()
         self._proc.join()
         self._pipe.close()
 
 
-def _child(write: Callable, pipe) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this child
-    die_with_parent()
+def _interrupt_main() -> None:
+    """KeyboardInterrupt in the main thread, even one blocked in a system call (a real SIGINT
+    sent to it alone wakes it; ``interrupt_main`` would wait for the call to return)."""
+    try:
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    except (AttributeError, OSError):  # no pthread_kill (Windows)
+        _thread.interrupt_main()
+
+
+def _child(write: Callable, pipe, parent: int) -> None:
+    release_signals()  # Ctrl-C is the parent's to handle: it stops this child
+    die_with_parent(parent)
     try:
         seconds = write(lambda: _wait_for(pipe))
         pipe.send(("ok", seconds))
@@ -120,9 +170,14 @@ def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[
         return
     writer = StoreWriter(_timed_write(store.url, write))
     try:
-        yield writer
-    finally:
-        writer.abort()
+        try:
+            yield writer
+        finally:
+            writer.abort()
+    except KeyboardInterrupt:
+        if writer.ended_early is None:
+            raise  # Ctrl-C
+        raise writer.ended_early from None
 
 
 def _timed_write(url: str, write: Callable) -> Callable:
