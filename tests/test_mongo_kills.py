@@ -20,6 +20,7 @@ from pymongo.errors import AutoReconnect
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
+from dedup.errors import LockedError
 from dedup.store import open_store
 from helpers import config_for
 from mongo_fixtures import MOCK_URL
@@ -221,3 +222,25 @@ def test_an_incomplete_journal_asks_for_a_full_run(scene, monkeypatch, caplog):
     repaired = groups_by_id(MOCK_URL)
     after = run_incremental(cfg, reconcile=True)
     assert (after.fingerprinted, after.deleted) == (0, 0) and groups_by_id(MOCK_URL) == repaired
+
+
+def test_renewing_the_lease_leaves_the_holders_own_journal_alone(scene, monkeypatch):
+    """The lease thread renews the lock while its run writes: a renewal must not replay the run's
+    own journal beside it (acquire_lock by the next run rolls a journal forward, renew_lock never)."""
+    from dedup.store.mongo import MongoStore
+
+    _, base, _ = scene
+    fresh_store(monkeypatch, base)
+    rolled = []
+    monkeypatch.setattr(MongoStore, "_roll_forward", lambda self, table: rolled.append(table))
+    store = open_store(MOCK_URL)
+    try:
+        store.acquire_lock("petitions", "holder", 60)
+        assert rolled == ["petitions"]
+        store.renew_lock("petitions", "holder", 60)
+        store.renew_lock("petitions", "holder", 60)
+        assert rolled == ["petitions"]
+        with pytest.raises(LockedError):
+            store.renew_lock("petitions", "another", 60)
+    finally:
+        store.close()

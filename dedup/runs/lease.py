@@ -83,7 +83,7 @@ class Lease:
     def _renew(self) -> None:
         while not self._stopped.wait(RENEW_SECONDS):
             try:
-                self.store.acquire_lock(self.table, self.owner, LEASE_SECONDS)
+                self.store.renew_lock(self.table, self.owner, LEASE_SECONDS)
             except LockedError as e:
                 self.lost = e.owner
                 log.error("%s: the lock was taken over by %s while this run was not renewing it", self.table, e.owner)

@@ -34,6 +34,11 @@ class Store(Protocol):
         """Take the table's lock, or raise LockedError(owner=holder) if another owner holds an unexpired
         one. ``steal_from``: take it also when exactly that owner holds it (a run known to be dead)."""
 
+    def renew_lock(self, table: str, owner: str, ttl_seconds: float) -> None:
+        """Extend ``owner``'s lock (dedup.runs.lease), as acquire_lock does, but with nothing else a
+        new holder does first (the MongoDB store's replay of a cut-short run's journal, which must
+        not run beside the holder's own writes)."""
+
     def release_lock(self, table: str, owner: str) -> None:
         """Give the lock back (only if ``owner`` holds it)."""
 

@@ -112,6 +112,9 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoStaging):
                 pass
             raise
 
+    def renew_lock(self, table: str, owner: str, ttl_seconds: float) -> None:
+        self._take_lock(table, owner, ttl_seconds, None)
+
     def _take_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None) -> None:
         holders = [owner] if steal_from is None else [owner, steal_from]
         for _attempt in range(3):  # a lock released between the update and the read is tried again

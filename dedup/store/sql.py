@@ -120,6 +120,9 @@ class SqlStore(SqlDecisions, SqlStaging):
             raise LockedError(f"table {table!r} is locked by another run ({holder[0]}) until "
                               f"{holder[1]:%Y-%m-%d %H:%M:%S} UTC; try again later", owner=holder[0])
 
+    def renew_lock(self, table: str, owner: str, ttl_seconds: float) -> None:
+        self.acquire_lock(table, owner, ttl_seconds)
+
     def release_lock(self, table: str, owner: str) -> None:
         def write():
             t = S.tables.c
