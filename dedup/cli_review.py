@@ -17,7 +17,7 @@ import click
 from .cli import Context, emit, handle_errors, main
 from .errors import ConfigError
 from .index.decisions import DIFFERENT, SAME, Decision
-from .report.render import FORMULA_START, check_output, csv_cell
+from .report.render import FORMULA_START, check_output, csv_cell, visible
 
 CSV_HEADER = ["a", "b", "verdict", "decided_at", "source", "similarity"]
 
@@ -131,10 +131,11 @@ def decide(obj: Context, key1: str, key2: str, table: str | None, verdict: str |
             store.delete_decisions(name, [Decision(key1, key2, SAME).pair])
         finally:
             store.close()
-        click.echo(f"forgot the decision on {key1} and {key2} (groups are left as they are until the next full run)")
+        click.echo(f"forgot the decision on {visible(key1)} and {visible(key2)} (groups are left as they are until "
+                   "the next full run)")
         return
     result = record(config, name, [Decision(key1, key2, verdict, now(), "decide")], check_keys=True)
-    click.echo(f"decided: {key1} and {key2} are {verdict}; {_regrouped(result)}")
+    click.echo(f"decided: {visible(key1)} and {visible(key2)} are {verdict}; {_regrouped(result)}")
 
 
 @main.command()

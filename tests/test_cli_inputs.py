@@ -3,6 +3,7 @@ escaped by `full`, `incremental` and `runs`; `decisions import` refuses a key of
 nothing imported) and reads UTF-16 with a byte order mark, refusing other encodings in one line."""
 
 import pytest
+import sqlalchemy as sa
 from click.testing import CliRunner
 from mongo_fixtures import mongo_live_url  # noqa: F401  (fixture)
 from test_decisions import cli, project, report  # noqa: F401  (fixture: SQLite, mongomock, live MongoDB)
@@ -61,3 +62,17 @@ def test_decisions_import_refuses_other_encodings_in_one_line(project, tmp_path,
     out = CliRunner().invoke(main, ["-c", str(project), "decisions", "import", str(f)])
     assert (out.exit_code, out.output) == (
         2, f"Error: {f}: not UTF-8 text (nor UTF-16 with a byte order mark): save it as CSV UTF-8\n")
+
+
+def test_decide_prints_keys_with_terminal_escapes_escaped(tmp_path):
+    hostile = "k\x1b]0;pwned\x07"
+    url = f"sqlite:///{tmp_path / 'src.db'}"
+    make_table(url, [{**petition(1, BASE), "id": hostile}, {**petition(2, BASE), "id": "plain"}], key_type=sa.String(40))
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text('source: {url: "sqlite:///src.db"}\nstore: {url: "sqlite:///store.db"}\n'
+                   "tables: {petitions: {key: id, watermark: updated_at, fields: {content: text}}}\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
+    for verdict in ("--different", "--forget"):
+        result = CliRunner().invoke(main, ["-c", str(cfg), "decide", hostile, "plain", verdict])
+        assert result.exit_code == 0, result.output
+        assert "\x1b" not in result.output and "\x07" not in result.output and "k\\x1b]0;pwned\\x07" in result.output
