@@ -31,7 +31,7 @@ def migrate_store(url: str) -> str:
     remember_secrets(url)
     if _is_mongo(url):
         return _migrate_mongo(url)
-    from ..errors import StoreError
+    from ..errors import DedupError, StoreError
     from ..db.engine import first_line
     from .sql import SqlStore
     from .sql_migrate import upgrade
@@ -39,6 +39,8 @@ def migrate_store(url: str) -> str:
     store = SqlStore(url, migrate=False)
     try:
         before, after = upgrade(store.engine)
+    except DedupError:
+        raise
     except Exception as e:  # driver errors of any kind
         raise StoreError(f"migrating {mask_secrets(url)} failed: {first_line(e)}") from None
     finally:
