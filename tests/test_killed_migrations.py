@@ -234,3 +234,10 @@ def test_a_database_with_a_table_of_a_stores_name_is_refused_before_anything_is_
     finally:
         engine.dispose()
 
+
+def test_a_store_url_that_is_a_directory_says_so(tmp_path):
+    from dedup.errors import StoreError
+
+    (tmp_path / "store.db").mkdir()
+    with pytest.raises(StoreError, match=r"store\.db is a directory, not a SQLite file$"):
+        open_store(f"sqlite:///{tmp_path / 'store.db'}")

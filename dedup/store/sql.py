@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -59,8 +60,13 @@ class SqlStore(SqlDecisions, SqlStaging):
         try:
             return fn(*args)
         except sa_exc.SQLAlchemyError as e:
-            hint = " (is the store's file or directory read-only?)" if "unable to open database file" in str(e) else ""
-            raise StoreError(f"store {mask_secrets(self.url)}: {first_line(e)}{hint}") from None
+            if "unable to open database file" not in str(e):
+                raise StoreError(f"store {mask_secrets(self.url)}: {first_line(e)}") from None
+            path = self.engine.url.database or ""
+            if os.path.isdir(path):
+                raise StoreError(f"store {mask_secrets(self.url)}: {path} is a directory, not a SQLite file") from None
+            raise StoreError(f"store {mask_secrets(self.url)}: {first_line(e)} "
+                             "(is the store's file or directory read-only?)") from None
 
     def close(self) -> None:
         self.engine.dispose()
