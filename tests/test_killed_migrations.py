@@ -21,6 +21,7 @@ from dedup.errors import ConfigError
 from dedup.store import migrate_store, open_store
 from dedup.store.sql_migrate import _alembic_config, head_revision
 from helpers import Child, make_table, petition, wait_until
+from mongo_fixtures import mongo_live_url  # noqa: F401 (a fixture)
 
 class _Killer:
     """Counts the statements (all, and the writes) this process sends, and SIGKILLs it right after
@@ -192,31 +193,50 @@ store.close()
 """
 
 
+def _two_first_uses(url: str, go, wipe) -> list[int]:
+    """Two children start a run each (tables a and b) on the new store at ``url`` at once: their run ids."""
+    wipe()
+    children = [Child([sys.executable, "-c", FIRST_USE, url, table, str(go)]) for table in ("a", "b")]
+    try:
+        for child in children:
+            child.wait_for(lambda c=child: "ready" in c.lines, "the child's imports")
+        go.touch()
+        for child in children:
+            wait_until(lambda c=child: c.proc.poll() is not None, what="the child's end")
+            child._reader.join(60)
+            assert child.proc.returncode == 0, "\n".join(child.lines[-5:])
+    finally:
+        for child in children:
+            child.__exit__(None, None, None)
+    store = open_store(url)
+    try:
+        return sorted(r.id for t in ("a", "b") for r in store.runs(t))
+    finally:
+        store.close()
+
+
 def test_two_first_uses_of_a_new_store_at_once_both_succeed(db_url, tmp_path):
     _start(db_url, None)
     open_store(db_url).close()
     expected = _schema(db_url)
     for attempt in range(3):
-        _start(db_url, None)
-        go = tmp_path / f"go{attempt}"
-        children = [Child([sys.executable, "-c", FIRST_USE, db_url, table, str(go)]) for table in ("a", "b")]
-        try:
-            for child in children:
-                child.wait_for(lambda c=child: "ready" in c.lines, "the child's imports")
-            go.touch()
-            for child in children:
-                wait_until(lambda c=child: c.proc.poll() is not None, what="the child's end")
-                child._reader.join(60)
-                assert child.proc.returncode == 0, "\n".join(child.lines[-5:])
-        finally:
-            for child in children:
-                child.__exit__(None, None, None)
+        assert _two_first_uses(db_url, tmp_path / f"go{attempt}", lambda: _start(db_url, None)) == [1, 2]
         assert _schema(db_url) == expected
-        store = open_store(db_url)
-        try:
-            assert {r.table for t in ("a", "b") for r in store.runs(t)} == {"a", "b"}
-        finally:
-            store.close()
+
+
+def test_two_first_uses_of_a_new_mongo_store_at_once_both_succeed(mongo_live_url, tmp_path):
+    """On a live server: the second first use once read an early version and was refused, and the
+    run-id counter's concurrent upsert gave SecantusDB's loser no document."""
+    import pymongo
+
+    client = pymongo.MongoClient(mongo_live_url)
+    try:
+        db = client.get_default_database()
+        for attempt in range(10):
+            ids = _two_first_uses(mongo_live_url, tmp_path / f"go{attempt}", lambda: client.drop_database(db.name))
+            assert len(set(ids)) == 2  # (SecantusDB's loser may have counted before it got no document)
+    finally:
+        client.close()
 
 
 def test_a_database_with_a_table_of_a_stores_name_is_refused_before_anything_is_made(db_url, tmp_path):
@@ -239,5 +259,54 @@ def test_a_store_url_that_is_a_directory_says_so(tmp_path):
     from dedup.errors import StoreError
 
     (tmp_path / "store.db").mkdir()
+    url = f"sqlite:///{tmp_path / 'store.db'}"
     with pytest.raises(StoreError, match=r"store\.db is a directory, not a SQLite file$"):
-        open_store(f"sqlite:///{tmp_path / 'store.db'}")
+        open_store(url)
+    with pytest.raises(StoreError, match=r"^migrating .* failed: .*store\.db is a directory, not a SQLite file$"):
+        migrate_store(url)
+
+
+def test_a_second_first_use_of_a_mongo_store_never_lowers_its_version(monkeypatch):
+    """Two first uses of a new MongoDB store at once: the one that read the database empty while the
+    other was finishing records each step it applies again, and the version never goes back (on
+    the way the store was refused as "at version 1 ... run `dedup migrate`", and so it stayed when
+    that run was killed there)."""
+    import mongomock
+
+    from dedup.store import mongo_migrate
+
+    db = mongomock.MongoClient().db
+    mongo_migrate.upgrade(db)  # the first one, done
+    head = mongo_migrate.head_version()
+    steps = mongo_migrate.steps()
+
+    def checked(step):
+        def run(d):
+            assert d[mongo_migrate.META].find_one({"_id": "schema"})["version"] == head
+            step(d)
+        return run
+
+    monkeypatch.setattr(mongo_migrate, "steps", lambda: [(v, w, checked(f)) for v, w, f in steps])
+    monkeypatch.setattr(mongo_migrate, "current_version", lambda d: None)  # what the second one read
+    mongo_migrate.upgrade(db)
+    monkeypatch.undo()
+    assert mongo_migrate.current_version(db) == head
+
+
+def test_a_mongo_store_part_way_through_its_first_use_is_finished_by_the_next():
+    """Another first use still under way (or killed) has recorded version 3 of the steps: a first use
+    now finishes the store instead of refusing it ("at version 3 ... run `dedup migrate`"), once
+    it holds nothing; a store that holds anything is still refused."""
+    import mongomock
+
+    from dedup.errors import StoreError
+    from dedup.store import mongo_migrate
+
+    db = mongomock.MongoClient().db
+    db[mongo_migrate.META].insert_one({"_id": "schema", "version": 3})
+    mongo_migrate.ensure_schema(db)
+    assert mongo_migrate.current_version(db) == mongo_migrate.head_version()
+    db[mongo_migrate.META].update_one({"_id": "schema"}, {"$set": {"version": 3}})
+    db.fingerprints.insert_one({"table": "t", "key": "1"})
+    with pytest.raises(StoreError, match="at version 3, .*run `dedup migrate`"):
+        mongo_migrate.ensure_schema(db)

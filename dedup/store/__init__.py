@@ -32,7 +32,6 @@ def migrate_store(url: str) -> str:
     if _is_mongo(url):
         return _migrate_mongo(url)
     from ..errors import DedupError, StoreError
-    from ..db.engine import first_line
     from .sql import SqlStore
     from .sql_migrate import upgrade
 
@@ -42,7 +41,7 @@ def migrate_store(url: str) -> str:
     except DedupError:
         raise
     except Exception as e:  # driver errors of any kind
-        raise StoreError(f"migrating {mask_secrets(url)} failed: {first_line(e)}") from None
+        raise StoreError(f"migrating {mask_secrets(url)} failed: {store.why(e)}") from None
     finally:
         store.close()
     if before == after:

@@ -40,14 +40,14 @@ def upgrade(engine: sa.Engine, first_use: bool = False) -> tuple[str | None, str
 
     Under the schema lock, in one transaction where the database has transactional DDL; where it
     has not, an interrupted revision is run again (each does only what is missing). ``first_use``:
-    a store at an older revision that has seen a run is refused (`dedup migrate` upgrades it).
+    a store at another revision that holds anything is refused (`dedup migrate` upgrades it).
     """
     head = head_revision()
     with schema_transaction(engine) as conn:
         before = current_revision(conn)
         if before is None:
             _refuse_foreign_tables(conn)
-        elif first_use and before != head and not _unused(conn):
+        elif first_use and before != head and not (_known(before) and _unused(conn)):
             _refuse(before, head)
         command.upgrade(_alembic_config(conn), "head")
     return before, head
@@ -75,22 +75,30 @@ def _unused(conn: sa.Connection) -> bool:
                    for name in sql_schema.metadata.tables if name in have)
 
 
+def _known(revision: str) -> bool:
+    return revision in {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+
+
 def _refuse(current: str, head: str) -> None:
-    known = {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
-    if current in known:
+    if _known(current):
         raise StoreError(f"the store's schema is at revision {current}, this dedup needs {head}: run `dedup migrate`")
     raise StoreError(f"the store's schema (revision {current}) is newer than this dedup knows: upgrade dedup")
 
 
 def ensure_schema(engine: sa.Engine) -> None:
-    """Create the schema in an empty store; refuse a store at another revision than this dedup's."""
+    """Create the schema in an empty store, or finish one whose creation another process has under
+    way or left part way; refuse a store holding anything at another revision than this dedup's.
+    Decided under the schema lock, where no other creator is at work."""
+    with engine.connect() as conn:
+        current = current_revision(conn)
+    if current != head_revision():
+        upgrade(engine, first_use=True)
+
+
+def check_revision(engine: sa.Engine) -> None:
+    """Refuse a store at another revision than this dedup's, writing nothing (reports)."""
     head = head_revision()
     with engine.connect() as conn:
         current = current_revision(conn)
-        unused = current != head and (current is None or _unused(conn))
-    if current == head:
-        return
-    if unused:
-        upgrade(engine, first_use=True)
-        return
-    _refuse(current, head)
+    if current != head:
+        _refuse(current, head)
