@@ -13,15 +13,15 @@ import sys
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 from click.testing import CliRunner
 
 from dedup.cli import main
 from dedup.errors import ConfigError
 from dedup.store import migrate_store, open_store
-from dedup.store.sql_migrate import _alembic_config, head_revision
+from dedup.store.sql_migrate import head_revision
 from helpers import Child, make_table, petition, wait_until
 from mongo_fixtures import mongo_live_url  # noqa: F401 (a fixture)
+from test_sql_migrations import _store_at
 
 class _Killer:
     """Counts the statements (all, and the writes) this process sends, and SIGKILLs it right after
@@ -79,24 +79,16 @@ def _wipe(url: str) -> None:
 
 
 def _start(url: str, revision: str | None) -> None:
-    """An empty store, or one an older dedup made at ``revision``, with a table's rows and a group."""
+    """An empty store, or one an older dedup made at ``revision``, with a table's rows, block entries
+    and a group."""
     _wipe(url)
     if revision is None:
         return
-    engine = sa.create_engine(url)
+    engine = _store_at(url, revision)
     try:
         with engine.begin() as conn:
-            command.upgrade(_alembic_config(conn), revision)
-            conn.execute(sa.text("INSERT INTO dedup_fingerprints (table_name, row_key, fingerprint) "
-                                 "VALUES ('t', '1', -5), ('t', '2', 7)"))
             conn.execute(sa.text("INSERT INTO dedup_blocks (table_name, block_name, textname, hashcode) "
                                  "VALUES ('t', 'b0:00ff', '1', -5), ('t', 'b0:00ff', '2', 7)"))
-            conn.execute(sa.text("INSERT INTO dedup_groups (table_name, group_id, size, created_run, updated_run) "
-                                 "VALUES ('t', 3, 2, 1, 1)"))
-            conn.execute(sa.text("INSERT INTO dedup_group_members (table_name, row_key, group_id, distance) "
-                                 "VALUES ('t', '1', 3, 0), ('t', '2', 3, 2)"))
-            conn.execute(sa.text("INSERT INTO dedup_tables (table_name, version, max_group_id) "
-                                 "VALUES ('t', '{\"max_distance\": 3}', 3)"))
     finally:
         engine.dispose()
 
