@@ -31,16 +31,17 @@ def migrate_store(url: str) -> str:
     remember_secrets(url)
     if _is_mongo(url):
         return _migrate_mongo(url)
-    from ..errors import StoreError
-    from ..db.engine import first_line
+    from ..errors import DedupError, StoreError
     from .sql import SqlStore
     from .sql_migrate import upgrade
 
     store = SqlStore(url, migrate=False)
     try:
         before, after = upgrade(store.engine)
+    except DedupError:
+        raise
     except Exception as e:  # driver errors of any kind
-        raise StoreError(f"migrating {mask_secrets(url)} failed: {first_line(e)}") from None
+        raise StoreError(f"migrating {mask_secrets(url)} failed: {store.why(e)}") from None
     finally:
         store.close()
     if before == after:

@@ -79,13 +79,24 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoStaging):
     # -- runs and locks ------------------------------------------------------------------------
     @_guarded
     def start_run(self, run: RunRecord) -> int:
-        counter = self.db[mongo_migrate.META].find_one_and_update(
-            {"_id": "run_id"}, {"$inc": {"value": 1}}, upsert=True, return_document=ReturnDocument.AFTER)
-        run.id = int(counter["value"])
+        run.id = self._next_run_id()
         self.db.runs.insert_one({
             "_id": run.id, "table": run.table, "kind": run.kind, "started_at": utc(run.started_at),
             "finished_at": utc(run.finished_at), "status": run.status, "summary": plain(run.summary)})
         return run.id
+
+    def _next_run_id(self) -> int:
+        """The run-id counter's next value; two first runs at once both upsert it: the one that lost
+        gets DuplicateKeyError (MongoDB before 4.2) or no document (SecantusDB), and tries again."""
+        for _ in range(5):
+            try:
+                counter = self.db[mongo_migrate.META].find_one_and_update(
+                    {"_id": "run_id"}, {"$inc": {"value": 1}}, upsert=True, return_document=ReturnDocument.AFTER)
+            except DuplicateKeyError:
+                continue
+            if counter is not None:
+                return int(counter["value"])
+        raise StoreError("could not number a new run: the run-id counter kept changing under concurrent runs")
 
     @_guarded
     def finish_run(self, run_id: int, status: str, summary: dict) -> None:

@@ -41,18 +41,35 @@ def upgrade(db) -> tuple[int | None, int]:
     for version, _what, step in steps():
         if before is None or version > before:
             step(db)
-            db[META].update_one({"_id": _SCHEMA_ID}, {"$set": {"version": version}}, upsert=True)
+            # $max: a second first use at once, still at an early step, never lowers the version
+            db[META].update_one({"_id": _SCHEMA_ID}, {"$max": {"version": version}}, upsert=True)
     return before, head
 
 
 def ensure_schema(db) -> None:
-    """Set up an empty database; refuse one at another version than this dedup's."""
+    """Set up an empty database (or finish one whose first use is under way in another process, or
+    was killed); refuse one that holds anything at another version than this dedup's."""
     current, head = current_version(db), head_version()
+    unused = current is None
+    if current is not None and current < head:
+        # read before the version again: a first use under way records every step before it stores anything
+        unused = _unused(db)
+        current = current_version(db)
     if current == head:
         return
-    if current is None:
+    if unused:
         upgrade(db)
     elif current < head:
         raise StoreError(f"the store's schema is at version {current}, this dedup needs {head}: run `dedup migrate`")
     else:
         raise StoreError(f"the store's schema (version {current}) is newer than this dedup knows: upgrade dedup")
+
+
+def _unused(db) -> bool:
+    """Nothing stored but the schema version: a first use killed part way, or one still under way in
+    another process, which this first use may finish (every step is idempotent); a store holding
+    anything waits for `dedup migrate`."""
+    for name in db.list_collection_names():
+        if db[name].find_one({"_id": {"$ne": _SCHEMA_ID}} if name == META else {}, {"_id": 1}) is not None:
+            return False
+    return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -27,7 +28,7 @@ from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot
                     checked_sketches, checked_terms, signed_hashes, to_unsigned)
 from .sql_decisions import SqlDecisions
 from .sql_staging import SqlStaging
-from .sql_migrate import current_revision, ensure_schema
+from .sql_migrate import check_revision, current_revision, ensure_schema
 
 _CHUNK = W.CHUNK  # keys per IN (...)
 # term hashes per IN (...): small enough that PostgreSQL probes the primary key rather than
@@ -59,8 +60,16 @@ class SqlStore(SqlDecisions, SqlStaging):
         try:
             return fn(*args)
         except sa_exc.SQLAlchemyError as e:
-            hint = " (is the store's file or directory read-only?)" if "unable to open database file" in str(e) else ""
-            raise StoreError(f"store {mask_secrets(self.url)}: {first_line(e)}{hint}") from None
+            raise StoreError(f"store {mask_secrets(self.url)}: {self.why(e)}") from None
+
+    def why(self, e: Exception) -> str:
+        """A driver's error in one line; a SQLite file that cannot be opened says what it likely is."""
+        if "unable to open database file" not in str(e):
+            return first_line(e)
+        path = self.engine.url.database or ""
+        if os.path.isdir(path):
+            return f"{path} is a directory, not a SQLite file"
+        return f"{first_line(e)} (is the store's file or directory read-only?)"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -328,7 +337,7 @@ def _schema_absent(engine: sa.Engine) -> bool:
     with engine.connect() as conn:
         if current_revision(conn) is None:
             return True
-    ensure_schema(engine)  # at this revision: returns; else raises, before any write
+    check_revision(engine)  # at this revision: returns; else raises, before any write
     return False
 
 

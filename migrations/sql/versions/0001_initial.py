@@ -4,8 +4,9 @@ Revision ID: 0001
 Revises:
 Create Date: 2026-11-21
 """
-from alembic import op
 import sqlalchemy as sa
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0001"
 down_revision = None
@@ -17,27 +18,27 @@ KEY = sa.String(255)
 
 
 def upgrade() -> None:
-    op.create_table(
+    ddl.create_table(
         "dedup_blocks",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("block_name", sa.String(32), primary_key=True),
         sa.Column("textname", KEY, primary_key=True),
         sa.Column("hashcode", sa.BigInteger, nullable=False),
     )
-    op.create_table(
+    ddl.create_table(
         "dedup_fingerprints",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("row_key", KEY, primary_key=True),
         sa.Column("fingerprint", sa.BigInteger, nullable=False),
     )
-    op.create_table(
+    ddl.create_table(
         "dedup_pairs",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("key_a", KEY, primary_key=True),
         sa.Column("key_b", KEY, primary_key=True),
         sa.Column("distance", sa.SmallInteger, nullable=False),
     )
-    op.create_table(
+    ddl.create_table(
         "dedup_groups",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("group_id", sa.Integer, primary_key=True, autoincrement=False),
@@ -45,22 +46,22 @@ def upgrade() -> None:
         sa.Column("created_run", sa.Integer, nullable=True),
         sa.Column("updated_run", sa.Integer, nullable=True),
     )
-    op.create_table(
+    ddl.create_table(
         "dedup_group_members",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("row_key", KEY, primary_key=True),
         sa.Column("group_id", sa.Integer, nullable=False),
         sa.Column("distance", sa.SmallInteger, nullable=False),
     )
-    op.create_index("ix_dedup_group_members_group", "dedup_group_members", ["table_name", "group_id"])
-    op.create_table(
+    ddl.create_index("ix_dedup_group_members_group", "dedup_group_members", ["table_name", "group_id"])
+    ddl.create_table(
         "dedup_skipped",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("row_key", KEY, primary_key=True),
         sa.Column("reason", sa.String(32), nullable=False),
         sa.Column("detail", sa.Text, nullable=True),
     )
-    op.create_table(
+    ddl.create_table(
         "dedup_runs",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("table_name", NAME, nullable=False),
@@ -70,8 +71,8 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("summary", sa.Text, nullable=True),
     )
-    op.create_index("ix_dedup_runs_table", "dedup_runs", ["table_name", "id"])
-    op.create_table(
+    ddl.create_index("ix_dedup_runs_table", "dedup_runs", ["table_name", "id"])
+    ddl.create_table(
         "dedup_tables",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("version", sa.Text, nullable=False),
@@ -85,4 +86,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     for name in ("dedup_tables", "dedup_runs", "dedup_skipped", "dedup_group_members",
                  "dedup_groups", "dedup_pairs", "dedup_fingerprints", "dedup_blocks"):
-        op.drop_table(name)
+        ddl.drop_table(name)

@@ -4,8 +4,10 @@ Revision ID: 0002
 Revises: 0001
 Create Date: 2026-11-21
 """
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0002"
 down_revision = "0001"
@@ -14,16 +16,14 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("dedup_groups") as batch:
-        batch.add_column(sa.Column("merged_from", sa.Text, nullable=True))
-    with op.batch_alter_table("dedup_tables") as batch:
-        batch.add_column(sa.Column("max_group_id", sa.Integer, nullable=False, server_default="0"))
+    ddl.add_columns("dedup_groups", sa.Column("merged_from", sa.Text, nullable=True))
+    ddl.add_columns("dedup_tables", sa.Column("max_group_id", sa.Integer, nullable=False, server_default="0"))
+    with op.batch_alter_table("dedup_tables") as batch:  # the same again when repeated
         batch.alter_column("version", existing_type=sa.Text, nullable=True)  # a lock can precede any run
 
 
 def downgrade() -> None:
     with op.batch_alter_table("dedup_tables") as batch:
         batch.alter_column("version", existing_type=sa.Text, nullable=False)
-        batch.drop_column("max_group_id")
-    with op.batch_alter_table("dedup_groups") as batch:
-        batch.drop_column("merged_from")
+    ddl.drop_columns("dedup_tables", "max_group_id")
+    ddl.drop_columns("dedup_groups", "merged_from")

@@ -8,8 +8,9 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-28
 """
-from alembic import op
 import sqlalchemy as sa
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0003"
 down_revision = "0002"
@@ -20,11 +21,8 @@ NAME = sa.String(128)
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("dedup_fingerprints") as batch:
-        batch.add_column(sa.Column("sketch1", sa.BigInteger, nullable=True))
-        batch.add_column(sa.Column("sketch2", sa.BigInteger, nullable=True))
-        batch.add_column(sa.Column("sketch3", sa.BigInteger, nullable=True))
-    op.create_table(
+    ddl.add_columns("dedup_fingerprints", *(sa.Column(f"sketch{i}", sa.BigInteger, nullable=True) for i in (1, 2, 3)))
+    ddl.create_table(
         "dedup_term_counts",
         sa.Column("table_name", NAME, primary_key=True),
         sa.Column("term_hash", sa.BigInteger, primary_key=True, autoincrement=False),
@@ -33,8 +31,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_table("dedup_term_counts")
-    with op.batch_alter_table("dedup_fingerprints") as batch:
-        batch.drop_column("sketch3")
-        batch.drop_column("sketch2")
-        batch.drop_column("sketch1")
+    ddl.drop_table("dedup_term_counts")
+    ddl.drop_columns("dedup_fingerprints", "sketch3", "sketch2", "sketch1")

@@ -11,8 +11,9 @@ Revision ID: 0004
 Revises: 0003
 Create Date: 2026-12-01
 """
-from alembic import op
 import sqlalchemy as sa
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0004"
 down_revision = "0003"
@@ -21,10 +22,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("dedup_fingerprints") as batch:
-        batch.add_column(sa.Column("signature", sa.LargeBinary, nullable=True))
+    ddl.add_columns("dedup_fingerprints", sa.Column("signature", sa.LargeBinary, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("dedup_fingerprints") as batch:
-        batch.drop_column("signature")
+    ddl.drop_columns("dedup_fingerprints", "signature")

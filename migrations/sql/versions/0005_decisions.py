@@ -4,8 +4,9 @@ Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-02
 """
-from alembic import op
 import sqlalchemy as sa
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0005"
 down_revision = "0004"
@@ -14,7 +15,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table(
+    ddl.create_table(
         "dedup_decisions",
         sa.Column("table_name", sa.String(128), primary_key=True),
         sa.Column("key_a", sa.String(255), primary_key=True),
@@ -28,4 +29,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_table("dedup_decisions")
+    ddl.drop_table("dedup_decisions")

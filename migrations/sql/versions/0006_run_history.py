@@ -10,9 +10,10 @@ Revision ID: 0006
 Revises: 0005
 Create Date: 2026-12-02
 """
-from alembic import op
 import sqlalchemy as sa
 from sqlalchemy.dialects.mysql import LONGTEXT
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0006"
 down_revision = "0005"
@@ -21,7 +22,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table(
+    ddl.create_table(
         "dedup_run_changes",
         sa.Column("table_name", sa.String(128), primary_key=True),
         sa.Column("run_id", sa.Integer, primary_key=True, autoincrement=False),
@@ -32,4 +33,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_table("dedup_run_changes")
+    ddl.drop_table("dedup_run_changes")

@@ -11,8 +11,9 @@ Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-02
 """
-from alembic import op
 import sqlalchemy as sa
+
+from dedup._migrations.sql import idempotent as ddl
 
 revision = "0007"
 down_revision = "0006"
@@ -21,13 +22,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("dedup_fingerprints") as batch:
-        batch.add_column(sa.Column("watermark", sa.String(255), nullable=True))
-    with op.batch_alter_table("dedup_skipped") as batch:
-        batch.add_column(sa.Column("watermark", sa.String(255), nullable=True))
+    for table in ("dedup_fingerprints", "dedup_skipped"):
+        ddl.add_columns(table, sa.Column("watermark", sa.String(255), nullable=True))
 
 
 def downgrade() -> None:
     for table in ("dedup_skipped", "dedup_fingerprints"):
-        with op.batch_alter_table(table) as batch:
-            batch.drop_column("watermark")
+        ddl.drop_columns(table, "watermark")

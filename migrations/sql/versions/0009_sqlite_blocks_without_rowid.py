@@ -22,8 +22,20 @@ COLUMNS = ("table_name VARCHAR(128) NOT NULL, block_name VARCHAR(32) NOT NULL, t
            "hashcode BIGINT NOT NULL, PRIMARY KEY (table_name, block_name, textname)")
 
 
+def _layout(conn, name: str) -> str | None:
+    return conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).scalar()
+
+
 def _rebuild(options: str) -> None:
-    if op.get_bind().dialect.name != "sqlite":
+    """Rebuild dedup_blocks with ``options``; one transaction (dedup.store.sql_schema_lock), and
+    a rebuild a dedup before it left half done (its copy made, or the old table dropped) is finished."""
+    conn = op.get_bind()
+    if conn.dialect.name != "sqlite":
+        return
+    if _layout(conn, "dedup_blocks") is None and _layout(conn, "dedup_blocks_rebuilt") is not None:
+        op.execute("ALTER TABLE dedup_blocks_rebuilt RENAME TO dedup_blocks")  # killed between drop and rename
+    op.execute("DROP TABLE IF EXISTS dedup_blocks_rebuilt")  # an unfinished copy
+    if ("WITHOUT ROWID" in _layout(conn, "dedup_blocks").upper()) == bool(options):
         return
     op.execute(f"CREATE TABLE dedup_blocks_rebuilt ({COLUMNS}){options}")
     op.execute("INSERT INTO dedup_blocks_rebuilt (table_name, block_name, textname, hashcode) "
