@@ -13,7 +13,6 @@ applied, and the next holder of the table's lock applies them again (dedup.store
 
 from __future__ import annotations
 
-from datetime import timedelta
 from collections.abc import Sequence
 
 import numpy as np
@@ -22,7 +21,7 @@ from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
 from pymongo.errors import ConfigurationError, DuplicateKeyError
 
 from ..db.masking import mask_secrets
-from ..errors import ConfigError, LockedError, StoreError
+from ..errors import ConfigError, StoreError
 from ..index.groups import Group
 from ..index.keys import key_sort
 from . import mongo_migrate
@@ -31,6 +30,7 @@ from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_decisions import MongoDecisions
 from .mongo_journal import MongoJournal
+from .mongo_lock import MongoLock
 from .mongo_staging import MongoStaging, staged_blocks_name
 from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_docs,
                          group_doc, guarded as _guarded,
@@ -39,7 +39,7 @@ from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_opt
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
-class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoStaging):
+class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoLock, MongoStaging):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:
@@ -108,48 +108,6 @@ class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoStaging):
         docs = self.db.runs.find({"table": table}).sort("_id", -1).limit(int(limit))
         return [RunRecord(table, d["kind"], d["started_at"], d.get("finished_at"), d["status"],
                           d.get("summary") or {}, int(d["_id"])) for d in docs]
-
-    @_guarded
-    def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
-        """One atomic find_one_and_update; its upsert fails on a document locked by someone else.
-        The new holder first finishes the changes a cut-short run left (dedup.store.mongo_journal)."""
-        self._take_lock(table, owner, ttl_seconds, steal_from)
-        try:
-            self._roll_forward(table)
-        except BaseException:
-            try:
-                self.release_lock(table, owner)
-            except StoreError:  # the server gone: the lock is left for a takeover, the first error told
-                pass
-            raise
-
-    def renew_lock(self, table: str, owner: str, ttl_seconds: float) -> None:
-        self._take_lock(table, owner, ttl_seconds, None)
-
-    def _take_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None) -> None:
-        holders = [owner] if steal_from is None else [owner, steal_from]
-        for _attempt in range(3):  # a lock released between the update and the read is tried again
-            at = now()
-            try:
-                self.db.tables.find_one_and_update(
-                    {"_id": table, "$or": [{"lock_owner": None}, {"lock_expires": {"$lte": at}},
-                                           {"lock_owner": {"$in": holders}}]},
-                    {"$set": {"lock_owner": owner, "lock_expires": at + timedelta(seconds=ttl_seconds)}},
-                    upsert=True)
-                return
-            except DuplicateKeyError:
-                held = self.db.tables.find_one({"_id": table}) or {}
-            holder, expires = held.get("lock_owner"), held.get("lock_expires")
-            if holder is not None and (expires is None or expires > at):
-                until = f" until {expires:%Y-%m-%d %H:%M:%S} UTC" if expires else ""
-                raise LockedError(f"table {table!r} is locked by another run ({holder}){until}; try again later",
-                                  owner=holder)
-        raise StoreError(f"store {mask_secrets(self.url)}: could not take the lock of table {table!r}")
-
-    @_guarded
-    def release_lock(self, table: str, owner: str) -> None:
-        self.db.tables.update_one({"_id": table, "lock_owner": owner},
-                                  {"$set": {"lock_owner": None, "lock_expires": None}})
 
     # -- reads ---------------------------------------------------------------------------------
     @_guarded
