@@ -19,8 +19,12 @@ import uuid
 from ..errors import LockedError
 
 log = logging.getLogger(__name__)
-LEASE_SECONDS = 120  # a run that stops renewing (killed, machine gone) frees its table after this
-RENEW_SECONDS = 20  # renewed this often: a lease survives a few failed renewals and clocks 100 s apart
+# A run that stops renewing (killed elsewhere, machine gone) frees its table after LEASE_SECONDS. Long
+# enough that renewals kept out by a long write (a SQLite store's write transaction holds every
+# other writer off: 150 s for a 2M-row full run) and clocks some minutes apart never lose a live
+# run's lease; a dead run of this machine's boot and pid namespace is taken over at once anyway.
+LEASE_SECONDS = 600
+RENEW_SECONDS = 30
 
 
 def scope() -> str:
