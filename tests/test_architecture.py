@@ -1,4 +1,4 @@
-"""The rooms of the package and the rules between them (README, "Architecture").
+"""The rooms of the package and the rules between them (docs/explanation/architecture.md).
 
 - ``index/`` is the algorithm on integers: it imports nothing else of dedup.
 - ``text/`` turns values into hashed, weighted features: it may use ``index/`` and ``config/``.

@@ -1,7 +1,7 @@
 """The bad-input corpus (issue 13): one table holding every kind of awkward value and key, read by
 a full run and then, under new keys, by an incremental run, on SQLite, PostgreSQL and MariaDB
 sources and on a SQL store and the MongoDB store (mongomock). Each case names its outcome:
-processed (fingerprinted), or skipped with a reason. README's Troubleshooting table lists them.
+processed (fingerprinted), or skipped with a reason. docs/troubleshooting.md's bad-input table lists them.
 
 Values only one database keeps (bytes that are not UTF-8 in a TEXT column, a NUL in a key) are
 SQLite-only cases; repeated and NULL keys, unreadable numbers and bad watermarks have their own

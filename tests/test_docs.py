@@ -1,4 +1,5 @@
-"""The docs stay true: the README's commands, the example config, and CI run the same things."""
+"""The docs stay true: the README's commands, the example config, and CI run the same things; the
+README stays a front page and the site's pages name every command."""
 
 import re
 from pathlib import Path
@@ -10,6 +11,9 @@ from dedup.config import KEYS, parse_config
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ROOT / "docs"
+README_LIMIT = 12_000  # bytes: the front page says what dedup is and links to the site (issue 25)
+SCREENSHOT_LIMIT = 150_000  # bytes
 
 
 def readme_block(heading: str) -> str:
@@ -36,6 +40,38 @@ def test_example_config_is_valid_and_documents_every_key(tmp_path):
             assert re.search(rf"^\s*#?\s*{key}:|[{{,]\s*{key}:", text, re.M), f"{section}.{key} undocumented"
 
 
-def test_every_command_is_in_the_readme():
+def test_readme_is_a_front_page():
+    size = len(README.encode("utf-8"))
+    assert size <= README_LIMIT, f"README.md is {size} bytes (at most {README_LIMIT}): move the detail into docs/"
+
+
+def test_readme_screenshot_is_there_and_small():
+    image = re.search(r"!\[[^\]]*\]\(([^)]+\.png)\)", README).group(1)
+    assert image.startswith("docs/"), image
+    size = (ROOT / image).stat().st_size
+    assert size < SCREENSHOT_LIMIT, f"{image} is {size} bytes (under {SCREENSHOT_LIMIT})"
+
+
+def test_readme_and_ci_name_the_fault_injection_tests():
+    assert "`python -m pytest -m faults`" in README
+    assert "python -m pytest -m faults" in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def test_readme_links_resolve():
+    for target in re.findall(r"\]\(((?:docs/)[^)#]+)(?:#[^)]*)?\)", README):
+        assert (ROOT / target).is_file(), target
+
+
+def test_every_command_is_in_the_written_docs():
+    """Each command is shown in use somewhere a reader goes (README or a guide), not only in the
+    generated reference."""
+    pages = [README] + [p.read_text(encoding="utf-8") for p in sorted(DOCS.rglob("*.md"))
+                        if p != DOCS / "reference" / "cli.md"]
     for name in main.commands:
-        assert re.search(rf"\bdedup\b[^\n]*\b{name}\b", README), name
+        assert any(re.search(rf"\bdedup\b[^\n]*\b{name}\b", text) for text in pages), name
+
+
+def test_ci_builds_the_docs_strictly():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python -m pip install --quiet -e '.[docs]'" in ci
+    assert re.search(r"^\S*\s*mkdocs build --strict --site-dir", ci, re.M)
