@@ -33,7 +33,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
                  since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
                  limit: int | None = None, extra_columns: tuple[str, ...] = (), run: int | None = None,
                  since_run: int | None = None, scorer=None) -> dict:
-    """Groups as in DESIGN.md; each row carries the table's display columns when a source is given.
+    """Groups as in docs/reference/report.md (the JSON contract); each row carries the table's display
+    columns when a source is given.
 
     ``since_last_run`` keeps only the groups the last successful run created or changed; ``sort``,
     ``min_size`` and ``limit`` choose and order the groups (the groups left out are counted in
