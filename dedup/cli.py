@@ -37,6 +37,8 @@ def _exit_on_sigterm(signum, _frame) -> None:
 
 
 class Context:
+    """What the group's options said: the config file (a command's own ``-c`` overrides it) and ``-v``."""
+
     def __init__(self, config_path: str | None, verbose: bool):
         self.config_path = config_path
         self.verbose = verbose
@@ -62,6 +64,11 @@ def handle_errors(fn):
             if verbose:
                 log.exception("error")
             click.echo(f"Error: {one_line(str(e))}", err=True)
+            ctx.exit(e.exit_code)
+        except click.exceptions.Exit:
+            raise
+        except click.ClickException as e:  # usage errors raised inside a command: one line, exit 2
+            click.echo(f"Error: {one_line(e.format_message())}", err=True)
             ctx.exit(e.exit_code)
         except KeyboardInterrupt:
             click.echo(INTERRUPTED, err=True)
@@ -172,7 +179,10 @@ def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: 
         try:
             import pyspark  # noqa: F401
         except ImportError as e:
-            raise click.UsageError(f"--engine spark needs PySpark: pip install 'dedup[spark]' ({e})") from None
+            from .db.engine import missing_module
+            from .errors import ConfigError
+
+            raise ConfigError(f"--engine spark needs PySpark: {missing_module(e)}") from None
         from .runs.spark import run_full_spark
 
         result = run_full_spark(config, config.table(table).name, partitions=partitions or 0)
@@ -351,6 +361,10 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
 
 
 from . import cli_eval, cli_review  # noqa: E402,F401  (register eval; explain, decide, review, decisions)
+
+from .cli_options import accept_config_after  # noqa: E402
+
+accept_config_after(main)
 
 
 def entry() -> None:
