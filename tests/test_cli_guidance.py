@@ -96,3 +96,21 @@ def test_usage_errors_inside_a_command_exit_2(runner, tmp_path):
     result = runner.invoke(main, ["-c", str(cfg), "eval", "--distances", "a,b", "--truth-column", "name"])
     assert result.exit_code == 2
     assert result.output == "Error: Invalid value: expected numbers separated by commas, got 'a,b'\n"
+
+
+def test_eval_says_when_it_caps_a_list_and_how_many_rows_lack_truth(runner, tmp_path):
+    """12 identical rows in 12 truth clusters are 66 false pairs: the text shows 10 and says so; the
+    result keeps 50 and the JSON's counts say how many there were; 3 rows have no label."""
+    from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
+
+    sample = generate_petitions(4, seed=3)
+    rows = [dict(sample.rows[0], id=i) for i in range(1, 13)] + [dict(r, id=12 + n) for n, r in enumerate(sample.rows[1:], 1)]
+    write_sample_db(f"sqlite:///{tmp_path / 'src.db'}", SampleTable(rows, {}))
+    cfg = _config(tmp_path, "sqlite:///src.db")
+    truth = tmp_path / "truth.csv"
+    truth.write_text("key,cluster\n" + "".join(f"{i},c{i}\n" for i in range(1, 13)), encoding="utf-8")
+    result = runner.invoke(main, ["-c", str(cfg), "eval", "--truth", str(truth), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "warning: 3 of 15 rows have no truth label; each counts as a cluster of its own\n" in result.output
+    assert "\nfalse pairs: 10 of 66 shown\n" in result.output
+    assert "\nmissed pairs: 0\n" in result.output
