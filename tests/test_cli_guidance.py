@@ -71,7 +71,7 @@ def test_config_after_the_command(runner, tmp_path, monkeypatch):
     cfg = _config(tmp_path, "sqlite:///src.db")
     monkeypatch.chdir(tmp_path.parent)  # no ./dedup.yaml: only -c finds it
     result = runner.invoke(main, ["full", "-c", str(cfg)])
-    assert (result.exit_code, result.output.split(",")[0]) == (0, "petitions: 2 rows")
+    assert (result.exit_code, result.output.split(",")[0].split(" ", 1)[1]) == (0, "petitions: 2 rows")
     for args in (["runs"], ["incremental"], ["report", "-f", "json"], ["decisions", "export"], ["migrate"]):
         result = runner.invoke(main, [*args, "--config", str(cfg)])
         assert result.exit_code == 0, (args, result.output)
