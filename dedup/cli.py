@@ -37,6 +37,8 @@ def _exit_on_sigterm(signum, _frame) -> None:
 
 
 class Context:
+    """What the group's options said: the config file (a command's own ``-c`` overrides it) and ``-v``."""
+
     def __init__(self, config_path: str | None, verbose: bool):
         self.config_path = config_path
         self.verbose = verbose
@@ -62,6 +64,11 @@ def handle_errors(fn):
             if verbose:
                 log.exception("error")
             click.echo(f"Error: {one_line(str(e))}", err=True)
+            ctx.exit(e.exit_code)
+        except click.exceptions.Exit:
+            raise
+        except click.ClickException as e:  # usage errors raised inside a command: one line, exit 2
+            click.echo(f"Error: {one_line(e.format_message())}", err=True)
             ctx.exit(e.exit_code)
         except KeyboardInterrupt:
             click.echo(INTERRUPTED, err=True)
@@ -172,7 +179,10 @@ def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: 
         try:
             import pyspark  # noqa: F401
         except ImportError as e:
-            raise click.UsageError(f"--engine spark needs PySpark: pip install 'dedup[spark]' ({e})") from None
+            from .db.engine import missing_module
+            from .errors import ConfigError
+
+            raise ConfigError(f"--engine spark needs PySpark: {missing_module(e)}") from None
         from .runs.spark import run_full_spark
 
         result = run_full_spark(config, config.table(table).name, partitions=partitions or 0)
@@ -286,15 +296,17 @@ def stdout_is_terminal() -> bool:
 @click.option("-t", "--table", help="Configured table (optional when the config has one table).")
 @click.option("-n", "--limit", default=20, show_default=True, type=click.IntRange(1), help="Most recent runs to list.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON list, for machines.")
+@click.option("--kind", type=click.Choice(["full", "incremental", "decide"]),
+              help="Only runs of this kind (default: all).")
 @click.pass_obj
 @handle_errors
-def runs(obj: Context, table: str | None, limit: int, as_json: bool) -> None:
+def runs(obj: Context, table: str | None, limit: int, as_json: bool, kind: str | None) -> None:
     """List a table's runs, most recent first: id, kind, start, status, rows read, and the groups
     each made new, grew, merged, split, shrank or ended, and the rows that left groups.
     `dedup report --run N` shows what run N changed. Reads the store without writing to it."""
     from .report.runs import runs_text
 
-    click.echo(runs_text(obj.config(), table, limit, as_json), nl=False)
+    click.echo(runs_text(obj.config(), table, limit, as_json, kind), nl=False)
 
 
 def emit(text: str, output: str | None, done: str) -> None:
@@ -350,7 +362,11 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
     click.echo(f"config: {config_path}  (try: dedup -c {config_path} report --format json)", err=True)
 
 
-from . import cli_eval, cli_review  # noqa: E402,F401  (register eval; explain, decide, review, decisions)
+from . import cli_eval, cli_review, cli_status  # noqa: E402,F401  (register eval; explain, decide, review, decisions; status)
+
+from .cli_options import accept_config_after  # noqa: E402
+
+accept_config_after(main)
 
 
 def entry() -> None:

@@ -69,6 +69,9 @@ def eval_(obj: Context, table: str | None, truth_file: str | None, truth_column:
                           similarities=_numbers(float, similarities), progress=progress, on_total=progress.total)
     finally:
         progress.close()
+    if result.get("unlabelled_rows"):
+        click.echo(f"warning: {result['unlabelled_rows']:,} of {result['rows']:,} rows have no truth label; "
+                   "each counts as a cluster of its own", err=True)
     if fmt == "json":
         import json
 

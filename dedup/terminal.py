@@ -53,6 +53,11 @@ class Progress:
             self.bar = None
 
 
+def started_prefix(s: dict) -> str:
+    """``2026-11-26T02:30:00Z `` before a run's line: when it started, in UTC, for a cron log."""
+    return f"{s['started']} " if s.get("started") else ""
+
+
 def full_summary_line(s: dict) -> str:
     skipped = s["skipped_no_features"] + s["unreadable"]
     extra = f", {skipped} skipped ({s['unreadable']} unreadable)" if skipped else ""
@@ -63,7 +68,7 @@ def full_summary_line(s: dict) -> str:
     if s.get("run") is not None and s.get("new_groups", 0) != s["groups"]:  # there were groups before
         extra += (f"; since the last run {s['new_groups']} new, {s['grown_groups']} grown, {s['merged_groups']} merged, "
                   f"{s['split_groups']} split, {s['dissolved_groups']} gone, {s['rows_left_groups']} rows left groups")
-    return (f"{visible(s['table'])}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
+    return (f"{started_prefix(s)}{visible(s['table'])}: {s['rows']} rows, {s['groups']} groups, {s['rows_in_groups']} rows in groups"
             f"{extra}, {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}")
 
 
@@ -88,4 +93,4 @@ def incremental_summary_line(s: dict) -> str:
         parts.append(f"{s['deleted']} deleted rows removed")
     if s.get("unseen_rows"):
         parts.append(f"at least {s['unseen_rows']} rows not in the store (run full)")
-    return f"{visible(s['table'])}: " + ", ".join(parts) + f", {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}"
+    return f"{started_prefix(s)}{visible(s['table'])}: " + ", ".join(parts) + f", {s['seconds']:.1f} s{rows_per_second(s['rows'], s['seconds'])}"

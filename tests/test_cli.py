@@ -79,7 +79,7 @@ def test_unreachable_database_is_exit_1_and_masks_the_password(runner, tmp_path)
 def test_full_then_report_in_every_format(runner, project, tmp_path):
     result = runner.invoke(main, ["-c", str(project), "full", "--table", "petitions"])
     assert result.exit_code == 0, result.output
-    assert re.fullmatch(r"petitions: 4 rows, 1 groups, 2 rows in groups, 1 skipped \(0 unreadable\), \d+\.\d s \([\d,]+ rows/s\)\n",
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ petitions: 4 rows, 1 groups, 2 rows in groups, 1 skipped \(0 unreadable\), \d+\.\d s \([\d,]+ rows/s\)\n",
                         result.output)
 
     out = runner.invoke(main, ["-c", str(project), "report", "--table", "petitions", "--format", "json"])
@@ -173,7 +173,7 @@ def test_incremental_cron_output_json_and_since_last_run(runner, project, tmp_pa
     append(f"sqlite:///{tmp_path / 'src.db'}", [petition(10, OTHER, "李四"), petition(11, "全新的一条内容，反映路灯不亮。")])
     out = runner.invoke(main, ["-c", str(project), "incremental"])
     assert out.exit_code == 0, out.output
-    assert re.fullmatch(r"petitions: 2 new rows, 1 new groups, 1 rows joined groups, \d+\.\d s \([\d,]+ rows/s\)\n", out.output)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ petitions: 2 new rows, 1 new groups, 1 rows joined groups, \d+\.\d s \([\d,]+ rows/s\)\n", out.output)
     since = json.loads(runner.invoke(main, ["-c", str(project), "report", "-f", "json", "--since-last-run"]).output)
     assert [[r["key"] for r in g["rows"]] for g in since["groups"]] == [["2", "10"]]
     every = json.loads(runner.invoke(main, ["-c", str(project), "report", "-f", "json"]).output)

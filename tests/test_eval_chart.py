@@ -84,7 +84,7 @@ def test_only_the_first_50_pairs_are_shown(result):
     result["false_pairs"] = [dict(result["false_pairs"][0], a=f"key{i}") for i in range(70)]
     page = render_eval_html(result)
     assert "<td>key49</td>" in page and "<td>key50</td>" not in page
-    assert "the first 50 of 70" in page
+    assert "the first 50 of 100 shown" in page  # 70 kept of 12000 - 11900
 
 
 def test_current_values_and_thresholds_are_marked(result):
@@ -163,9 +163,9 @@ def test_text_summary_aligns_each_sweep(result):
 def test_text_summary_lists_the_first_ten_pairs(result):
     result["false_pairs"] = [dict(result["false_pairs"][0], a=f"k{i}") for i in range(12)]
     text = render_eval_text(result)
-    assert "false pairs: 12, the first 10" in text
+    assert "false pairs: 10 of 100 shown" in text  # 12 kept of the 12000 - 11900 in the run
     assert "k9 " in text and "k10" not in text
-    assert "missed pairs: 1\n" in text and "<script>" not in text.split("missed pairs")[1]
+    assert "missed pairs: 1 of 200 shown\n" in text and "<script>" not in text.split("missed pairs")[1]
 
 
 @pytest.mark.parametrize("lo, hi, count, min_step, ticks", [

@@ -463,6 +463,17 @@ def test_a_held_lock_refuses_another_owner(store):
     store.acquire_lock("petitions", "c", 60)
 
 
+def test_the_lock_holder_is_told_without_taking_anything(store):
+    assert store.lock_holder("petitions") is None
+    store.acquire_lock("petitions", "a", 600)
+    owner, expires = store.lock_holder("petitions")
+    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    assert owner == "a" and now + dt.timedelta(seconds=500) < expires < now + dt.timedelta(seconds=700)
+    store.acquire_lock("petitions", "a", 600)  # told, not taken: the holder still renews
+    store.release_lock("petitions", "a")
+    assert store.lock_holder("petitions") is None
+
+
 def test_an_expired_lock_is_taken_over(store):
     store.acquire_lock("petitions", "a", -1)  # expired a second ago: no waiting for it
     store.acquire_lock("petitions", "b", 60)

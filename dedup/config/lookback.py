@@ -40,7 +40,13 @@ def parse_lookback(raw: dict, path: str, problems) -> Lookback:
             return int(value)
         problems.add(where, f"{value!r} is not a duration such as 36h, 2d, 90m, 1w or 45s, nor a whole number")
         return None
-    return _dt.timedelta(seconds=float(match.group(1)) * _UNITS[match.group(2)])
+    return parse_duration(value)
+
+
+def parse_duration(text: str) -> _dt.timedelta | None:
+    """A duration such as ``26h``, ``2d``, ``90m``, ``1w`` or ``45s``; None when ``text`` is not one."""
+    match = _DURATION.match(str(text))
+    return _dt.timedelta(seconds=float(match.group(1)) * _UNITS[match.group(2)]) if match else None
 
 
 def parse_reconcile_every(raw: dict, path: str, problems) -> int:

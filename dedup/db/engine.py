@@ -23,13 +23,40 @@ def make_engine(url: str, what: str) -> sa.Engine:
     remember_secrets(url)
     quiet_driver_cleanup()
     try:
-        u = sa.make_url(url)
+        u = with_default_driver(sa.make_url(url))
         if u.get_backend_name() in ("mysql", "mariadb") and "charset" not in u.query:
             u = u.update_query_dict({"charset": "utf8mb4"})  # Chinese text needs 4-byte UTF-8
         kwargs = {"pool_pre_ping": True} if u.get_backend_name() != "sqlite" else {}
         return sa.create_engine(u, **kwargs)
-    except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError, ValueError) as e:
+    except ImportError as e:
+        raise ConfigError(f"{what}.url: cannot use {mask_secrets(url)!s}: {missing_module(e)}") from None
+    except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ValueError) as e:
         raise ConfigError(f"{what}.url: cannot use {mask_secrets(url)!s}: {first_line(e)}") from None
+
+
+# the package extra that installs each driver dedup names (pyproject.toml's optional dependencies)
+EXTRAS = {"psycopg": "postgres", "psycopg2": "postgres", "pymysql": "mysql", "MySQLdb": "mysql", "pyspark": "spark"}
+
+
+def missing_module(e: ImportError) -> str:
+    """A missing driver as one line that says what to install: ``No module named 'psycopg'; pip
+    install 'dedup[postgres]'`` for the drivers dedup's extras install, the error's own line otherwise."""
+    name = (getattr(e, "name", None) or "").split(".")[0]
+    if name not in EXTRAS:
+        return first_line(e)
+    hint = f"pip install 'dedup[{EXTRAS[name]}]'"
+    if name == "MySQLdb":
+        hint += " and write mysql+pymysql://"
+    return f"No module named {name!r}; {hint}"
+
+
+def with_default_driver(u: sa.URL) -> sa.URL:
+    """``postgres://`` (Heroku's and libpq's spelling) and ``postgresql://`` with no driver mean
+    PostgreSQL through psycopg 3, the driver ``dedup[postgres]`` installs (SQLAlchemy would look
+    for a ``postgres`` dialect, or for psycopg2)."""
+    if u.drivername in ("postgres", "postgresql"):
+        return u.set(drivername="postgresql+psycopg")
+    return u
 
 
 def first_line(e: BaseException) -> str:

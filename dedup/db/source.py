@@ -83,7 +83,7 @@ class Source:
         except sa_exc.NoSuchTableError:
             raise ConfigError(
                 f"tables.{name}: table {name!r} not found in the source database {mask_secrets(self.url)}"
-            ) from None
+                f" ({self._table_names()})") from None
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"cannot read the source database {mask_secrets(self.url)}: {first_line(e)}") from None
         missing = []
@@ -108,6 +108,15 @@ class Source:
                         key.name, name)
         self.unique_key = unique
         return tbl
+
+    def _table_names(self) -> str:
+        """The tables (and views) the source database has, for the message about a table it lacks."""
+        try:
+            inspector = sa.inspect(self.engine)
+            names = sorted(set(inspector.get_table_names()) | set(inspector.get_view_names()))
+        except sa_exc.SQLAlchemyError as e:
+            return f"cannot list its tables: {first_line(e)}"
+        return "tables: " + ", ".join(names) if names else "it has no tables"
 
     def _utc_sessions(self) -> None:
         """MySQL reads and compares a TIMESTAMP in the session's time zone: the source's sessions

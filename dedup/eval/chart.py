@@ -315,14 +315,29 @@ def _text_cell(text) -> str:
     return f"<td class='text' title='{esc(text)}'>{esc(text[:TEXT_CLIP - 1])}…</td>"
 
 
-def _pair_table(title: str, note: str, pairs: list[dict] | None) -> str:
+def pairs_total(result: dict, key: str) -> int | None:
+    """How many false (or missed) pairs there were, of which the result keeps only the first few:
+    predicted (true) pairs less the correct ones; None for a result that does not say."""
+    cur = result.get("current") or {}
+    of = cur.get("predicted_pairs" if key == "false_pairs" else "true_pairs")
+    return of - cur["correct_pairs"] if isinstance(of, int) and isinstance(cur.get("correct_pairs"), int) else None
+
+
+def shown_count(pairs: list, total: int | None, cap: int) -> str:
+    """``N`` when every pair is shown, else ``N of TOTAL shown`` (a display cap, said so)."""
+    total = max(total or 0, len(pairs))
+    shown = min(len(pairs), cap)
+    return f"{total:,}" if shown == total else f"{shown:,} of {total:,} shown"
+
+
+def _pair_table(title: str, note: str, pairs: list[dict] | None, total: int | None = None) -> str:
     if pairs is None:
         return ""
     parts = [f"<h2>{title}</h2><p class='muted'>{note}</p>"]
     if not pairs:
         return parts[0] + "<p>none</p>"
-    if len(pairs) > PAIRS_SHOWN:
-        parts.append(f"<p class='muted'>the first {PAIRS_SHOWN} of {len(pairs):,}</p>")
+    if max(total or 0, len(pairs)) > min(len(pairs), PAIRS_SHOWN):
+        parts.append(f"<p class='muted'>the first {shown_count(pairs, total, PAIRS_SHOWN)}</p>")
     parts.append("<table><tr><th>a</th><th>b</th><th>distance</th><th>similarity</th><th>a cluster</th>"
                  "<th>b cluster</th><th>a text</th><th>b text</th></tr>")
     for p in pairs[:PAIRS_SHOWN]:
@@ -363,9 +378,9 @@ def render_eval_html(result: dict) -> str:
         for h in hists:
             parts.append(f"<h3>{esc(_fmt(h.get('measure')))}</h3>\n{_histogram_chart(h)}")
     parts.append(_pair_table("False pairs", "grouped together, but in different truth clusters",
-                             result.get("false_pairs")))
+                             result.get("false_pairs"), pairs_total(result, "false_pairs")))
     parts.append(_pair_table("Missed pairs", "in one truth cluster, but not grouped together",
-                             result.get("missed_pairs")))
+                             result.get("missed_pairs"), pairs_total(result, "missed_pairs")))
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..report.render import _width, rows_per_second, visible
-from .chart import SCORES, TEXT_PAIRS_SHOWN, _fmt, _fmt_value, _same, _score
+from .chart import SCORES, TEXT_PAIRS_SHOWN, _fmt, _fmt_value, _same, _score, pairs_total, shown_count
 
 
 def _text(v) -> str:
@@ -42,8 +42,7 @@ def render_eval_text(result: dict) -> str:
         pairs = result.get(key)
         if pairs is None:
             continue
-        more = f", the first {TEXT_PAIRS_SHOWN}" if len(pairs) > TEXT_PAIRS_SHOWN else ""
-        lines += ["", f"{title}: {len(pairs):,}{more}"]
+        lines += ["", f"{title}: {shown_count(pairs, pairs_total(result, key), TEXT_PAIRS_SHOWN)}"]
         rows = [[_text(p.get(k)) for k in ("a", "b", "distance", "similarity", "a_cluster", "b_cluster")]
                 for p in pairs[:TEXT_PAIRS_SHOWN]]
         if rows:

@@ -66,6 +66,7 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
             for side in ("a", "b"):
                 vals = rows.get(p[side], {})
                 p[f"{side}_text"] = " | ".join(t for c in cols if (t := value_to_text(vals.get(c))))
+    out["unlabelled_rows"] = sum(1 for k in every_key if k not in (truth or {}))  # each its own cluster
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..config.model import Config
 from ..errors import ConfigError
 from ..index.groups import Group
-from ..store import GroupChange, RunRecord, Store, open_store
+from ..store import GroupChange, RunRecord, Store, iso_utc, open_store
 from ..store.model import CHANGE_KINDS
 from .cells import visible
 
@@ -43,7 +43,7 @@ class RunScope:
         if r is None:
             return None
         return {"id": r.id, "through": self.through if self.through is not None else r.id, "kind": r.kind,
-                "status": r.status, "started_at": str(r.started_at),
+                "status": r.status, "started_at": str(r.started_at), "started": iso_utc(r.started_at),
                 "finished_at": str(r.finished_at), **{k: (r.summary or {}).get(k, 0) for k, _ in COUNTS}}
 
 
@@ -89,14 +89,17 @@ def change_entry(c: GroupChange) -> dict:
             "merged_from": list(c.merged_from), "split_into": list(c.split_into), "split_from": c.split_from}
 
 
-def runs_text(config: Config, table: str | None, limit: int, as_json: bool = False) -> str:
-    """`dedup runs`: the table's most recent runs, as text or JSON, from the store opened read-only."""
+def runs_text(config: Config, table: str | None, limit: int, as_json: bool = False, kind: str | None = None) -> str:
+    """`dedup runs`: the table's most recent runs (of one ``kind``: full, incremental or decide), as
+    text or JSON, from the store opened read-only."""
     name = config.table(table).name
     store = open_store(config.store_url, read_only=True)
     try:
-        history = store.runs(name, limit=limit)
+        history = store.runs(name, limit=ALL_RUNS if kind else limit)
     finally:
         store.close()
+    if kind:
+        history = [r for r in history if r.kind == kind][:limit]
     return json.dumps(runs_json(history), ensure_ascii=False, indent=2) + "\n" if as_json else runs_table(name, history)
 
 
@@ -116,7 +119,7 @@ def runs_table(table: str, runs: list[RunRecord]) -> str:
 
 
 def runs_json(runs: list[RunRecord]) -> list[dict]:
-    return [{"id": r.id, "kind": r.kind, "status": r.status, "started_at": str(r.started_at),
+    return [{"id": r.id, "kind": r.kind, "status": r.status, "started_at": str(r.started_at), "started": iso_utc(r.started_at),
              "finished_at": None if r.finished_at is None else str(r.finished_at), "rows": (r.summary or {}).get("rows"),
              **{k: (r.summary or {}).get(k) for k, _ in COUNTS}, "changed": changed(r)} for r in runs]
 

@@ -18,7 +18,7 @@ from ..errors import ConfigError
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
 from ..index.pairs import distinct_rows
-from ..store import Skipped, Store, TableSnapshot, TermCounts
+from ..store import Skipped, Store, TableSnapshot, TermCounts, iso_utc
 from ..text.terms import TermModel
 from .lineage import counts, describe, keep_ids
 from .clock import StageClock
@@ -53,6 +53,7 @@ class FullResult:
     stages: dict[str, float] = field(default_factory=dict)  # wall-clock seconds per stage (dedup.runs.clock)
     stages_cpu: dict[str, float] = field(default_factory=dict)  # the main process's CPU seconds per stage
     fingerprinted: int | None = None  # rows fingerprinted, when ``keys`` does not hold them (dedup.runs.spark)
+    started: str | None = None  # when the run started, ISO 8601 UTC (set as it is recorded)
 
     @property
     def rows_in_groups(self) -> int:
@@ -67,7 +68,7 @@ class FullResult:
             "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
             "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
             "bad_keys": reasons.count("bad_key"), "truncated": self.truncated, "truncated_rows": self.truncated_rows,
-            **self.changes, "seconds": round(self.seconds, 3),
+            **self.changes, "seconds": round(self.seconds, 3), "started": self.started,
         }
 
 
@@ -177,6 +178,7 @@ def finish_full(store: Store, run, result: FullResult, decisions=(), clock: Stag
         log.info("%s: stages: %s", result.table, clock.line())
     if decisions:
         store.mark_decisions_applied(result.table, [d.pair for d in decisions], run.id)
+    result.started = iso_utc(run.started_at)
     store.finish_run(run.id, "ok", result.summary())
     return result
 

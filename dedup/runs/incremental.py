@@ -24,7 +24,7 @@ from ..errors import ConfigError
 from ..index.decisions import Decision, apply_decisions, decided_keys
 from ..index.groups import Group, Pair, linked_groups
 from ..index.keys import key_sort
-from ..store import Store, TableChanges
+from ..store import Store, TableChanges, iso_utc
 from . import late
 from .full import stored_terms
 from .lineage import describe
@@ -62,6 +62,7 @@ class IncrementalResult:
     unseen_rows: int = 0  # at least this many source rows are not in the store (late beyond the lookback)
     run_id: int | None = None
     seconds: float = 0.0
+    started: str | None = None  # when the run started, ISO 8601 UTC
 
     def summary(self) -> dict:
         return {
@@ -75,7 +76,7 @@ class IncrementalResult:
             "unchanged": self.unchanged, "lookback_from": self.lookback_from, "reconciled": self.reconciled,
             "deleted": self.deleted, "unseen_rows": self.unseen_rows,
             "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "started": self.started,
         }
 
 
@@ -120,7 +121,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
                         "(%s) or with a NULL %s never reach an incremental run; `dedup full --table %s` reads them",
                         name, result.unseen_rows, describe_lookback(recipe.table.watermark_lookback), recipe.table.watermark,
                         name)
-        result.seconds = time.perf_counter() - started
+        result.seconds, result.started = time.perf_counter() - started, iso_utc(run.started_at)
         store.finish_run(run.id, "ok", result.summary())
     return result
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ..db.masking import mask_secrets, remember_secrets
 from .base import Store
-from .model import BlockEntries, GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, TermCounts
+from .model import BlockEntries, GroupChange, RunRecord, iso_utc, Skipped, TableChanges, TableSnapshot, TableState, TermCounts
 
-__all__ = ["open_store", "Store", "BlockEntries", "GroupChange", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState",
+__all__ = ["open_store", "Store", "iso_utc", "BlockEntries", "GroupChange", "RunRecord", "Skipped", "TableChanges", "TableSnapshot", "TableState",
            "TermCounts"]
 
 

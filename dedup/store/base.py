@@ -9,6 +9,7 @@ convert with dedup.fingerprint.to_signed/to_unsigned). Sketch words and term has
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -41,6 +42,10 @@ class Store(Protocol):
 
     def release_lock(self, table: str, owner: str) -> None:
         """Give the lock back (only if ``owner`` holds it)."""
+
+    def lock_holder(self, table: str) -> tuple[str, _dt.datetime] | None:
+        """Who holds the table's lock and until when (naive UTC), expired or not; None when no one
+        (for `dedup status`: a read, it takes nothing)."""
 
     # -- reads ---------------------------------------------------------------------------------
     def state(self, table: str) -> TableState | None:

@@ -198,6 +198,16 @@ class TableState:
 STAGING = "~staging:"  # the table name a run's staged rows are kept under starts so (dedup.runs.spark)
 
 
+def iso_utc(at: _dt.datetime | None) -> str | None:
+    """An instant as ISO 8601 UTC to the second (``2026-11-26T02:30:00Z``), for the run lines and JSON a
+    DBA reads; stores keep naive datetimes that are UTC."""
+    if at is None:
+        return None
+    if at.tzinfo is not None:
+        at = at.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    return at.replace(microsecond=0).isoformat() + "Z"
+
+
 def staging_name(table: str, run_id: int) -> str:
     """The name under which a full run's rows are staged (written by many processes) until the
     run replaces the table's results with them in one step: scoped by the run, so the rows of a

@@ -55,6 +55,14 @@ class MongoLock:
         raise StoreError(f"store {mask_secrets(self.url)}: could not take the lock of table {table!r}")
 
     @_guarded
+    def lock_holder(self, table: str):
+        doc = self.db.tables.find_one({"_id": table}, {"lock_owner": 1, "lock_expires": 1})
+        if doc is None or doc.get("lock_owner") is None:
+            return None
+        expires = doc.get("lock_expires")
+        return doc["lock_owner"], expires.replace(tzinfo=None) if expires is not None else None
+
+    @_guarded
     def release_lock(self, table: str, owner: str) -> None:
         self.db.tables.update_one({"_id": table, "lock_owner": owner},
                                   {"$set": {"lock_owner": None, "lock_expires": None}})

@@ -140,6 +140,18 @@ class SqlStore(SqlDecisions, SqlStaging):
                     lock_owner=None, lock_expires=None))
         self._guard(write)
 
+    def lock_holder(self, table: str) -> tuple[str, _dt.datetime] | None:
+        if self.empty:
+            return None
+
+        def read():
+            t = S.tables.c
+            with self.engine.connect() as conn:
+                return conn.execute(sa.select(t.lock_owner, t.lock_expires).where(
+                    t.table_name == table, t.lock_owner.is_not(None))).first()
+        held = self._guard(read)
+        return (held[0], held[1]) if held is not None else None
+
     # -- reads ---------------------------------------------------------------------------------
     def state(self, table: str) -> TableState | None:
         if self.empty:
