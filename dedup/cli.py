@@ -350,7 +350,7 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
     click.echo(f"config: {config_path}  (try: dedup -c {config_path} report --format json)", err=True)
 
 
-from . import cli_eval, cli_review  # noqa: E402,F401  (register eval; explain, decide, review, decisions)
+from . import cli_eval, cli_init, cli_review  # noqa: E402,F401  (register eval, init; explain, decide, review, decisions)
 
 
 def entry() -> None:
