@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -11,7 +12,7 @@ from .output_file import write_whole
 
 
 @main.command("init")
-@click.argument("url")
+@click.argument("url", help="The source database: any SQLAlchemy URL (sqlite:///file.db, postgresql+psycopg://..., mysql+pymysql://...).")
 @click.option("-t", "--table", required=True, help="The table to find duplicates in.")
 @click.option("-o", "--output", default="dedup.yaml", show_default=True, metavar="FILE", help="The config to write.")
 @click.option("--force", is_flag=True, help="Overwrite FILE when it exists.")
@@ -32,11 +33,13 @@ def init(obj: Context, url: str, table: str, output: str, force: bool, sample: i
     from .config.starter import explain, render
     from .db.guess import guess_starter
     from .errors import ConfigError
+    from .report.render import check_output
 
     if Path(output).exists() and not force:
         raise ConfigError(f"{output} exists: pass --force to overwrite it, or -o another file")
+    check_output(output)
     starter = guess_starter(url, table, output, sample)
     for line in explain(starter):
         click.echo(line, err=True)
     write_whole(output, render(starter))
-    click.echo(f"wrote {output}; next: dedup -c {output} full --table {table}", err=True)
+    click.echo(f"wrote {output}; next: dedup -c {shlex.quote(output)} full --table {shlex.quote(table)}", err=True)

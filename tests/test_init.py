@@ -234,3 +234,50 @@ def test_a_password_never_reaches_the_file_and_the_config_runs(runner, tmp_path,
     assert isinstance(full_groups(runner, out, "petitions"), list)
     monkeypatch.delenv("DEDUP_SOURCE_PASSWORD")
     assert os.environ.get("DEDUP_SOURCE_PASSWORD") is None
+
+
+def test_odd_names_and_types_and_a_key_for_watermark(runner, tmp_path):
+    """Names YAML would misread (spaces, "yes", "n", Chinese) are quoted as needed; amounts, flags and
+    binary columns are left out; with no date column the integer primary key is the watermark,
+    and incremental runs from the file as written."""
+    url = f"sqlite:///{tmp_path / 'odd.db'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text('CREATE TABLE "Odd Table" (n INTEGER PRIMARY KEY, "Full Name" TEXT, "yes" TEXT, '
+                             '"电话" TEXT, amount REAL, flag BOOLEAN, data BLOB)'))
+        conn.execute(sa.text('INSERT INTO "Odd Table" ("Full Name", "yes", "电话", amount, flag, data) '
+                             "VALUES (:a, :b, :c, :d, :e, :f)"),
+                     [{"a": f"Name{i % 150} X", "b": f"v{i}", "c": f"138{i % 170:08d}", "d": i * 1.5, "e": i % 2,
+                       "f": b"\x00"} for i in range(200)])
+    out = tmp_path / "odd.yaml"
+    result = init(runner, url, "Odd Table", out)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.endswith("next: dedup -c " + str(out) + " full --table 'Odd Table'\n")
+    text = out.read_text(encoding="utf-8")
+    assert '"Odd Table":' in text and 'key: "n"' in text and "      电话: {kind: chars, weight: 1.5}" in text
+    for line in ("# amount: left out, a number", "# flag: left out, yes/no values", "# data: left out, binary data"):
+        assert line in text
+    table = load_config(out).table("Odd Table")
+    assert (table.key, table.watermark) == ("n", "n")
+    assert [f.name for f in table.fields] == ["Full Name", "yes", "电话"]
+    assert full_groups(runner, out, "Odd Table")
+    with engine.begin() as conn:
+        conn.execute(sa.text('INSERT INTO "Odd Table" ("Full Name", "yes", "电话") VALUES (\'Name3 X\', \'v3\', '
+                             "'13800000003')"))
+    engine.dispose()
+    more = runner.invoke(main, ["-c", str(out), "incremental"])
+    assert more.exit_code == 0 and "1 new rows" in more.output, more.output
+
+
+def test_missing_sqlite_file_and_empty_table_write_nothing(runner, tmp_path):
+    result = init(runner, f"sqlite:///{tmp_path / 'typo.db'}", "t", tmp_path / "c.yaml")
+    assert (result.exit_code, result.stderr) == (2, f"Error: no SQLite database file at {tmp_path / 'typo.db'}\n")
+    assert not (tmp_path / "typo.db").exists()
+    url = f"sqlite:///{tmp_path / 'e.db'}"
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)"))
+    engine.dispose()
+    result = init(runner, url, "t", tmp_path / "c.yaml")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: table 't' is empty: ")
+    assert not (tmp_path / "c.yaml").exists()

@@ -33,6 +33,7 @@ _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
 
 def guess_starter(url: str, table: str, config_path: str | os.PathLike, sample: int = SAMPLE_ROWS) -> Starter:
     """Reflect ``table`` at ``url``, sample up to ``sample`` rows and decide its config."""
+    _sqlite_file_exists(url)
     engine = make_engine(url, "source")
     try:
         tbl = _reflect(engine, url, table)
@@ -47,6 +48,9 @@ def guess_starter(url: str, table: str, config_path: str | os.PathLike, sample: 
     watermark, no_watermark = _watermark(tbl, profiles, key.column, engine.dialect.name)
     rest = [p for p in profiles if p.column.name not in (key.column, watermark and watermark.column)]
     fields, left_out = choose_fields(rest, len(rows))
+    if not rows:
+        raise ConfigError(f"table {table!r} is empty: init guesses the fields from its rows; run it when the table "
+                          "holds some, or write the config by hand (config.example.yaml); nothing written")
     if not fields:
         raise ConfigError(f"table {table!r}: no column to compare rows by ("
                           + "; ".join(f"{c.column}: {c.why}" for c in left_out) + "); nothing written")
@@ -55,6 +59,18 @@ def guess_starter(url: str, table: str, config_path: str | os.PathLike, sample: 
     return Starter(table=table, source_url=source_url, store_url=f"sqlite:///{Path(config_path).stem}-store.db",
                    key=key, watermark=watermark, no_watermark=no_watermark, fields=fields, left_out=left_out,
                    display=display_columns(fields, profiles), sampled=len(rows), password_hidden=hidden)
+
+
+def _sqlite_file_exists(url: str) -> None:
+    """A SQLite path that names no file is a typo: connecting would create an empty database there."""
+    try:
+        u = sa.make_url(url)
+    except sa_exc.ArgumentError:
+        return  # make_engine says what is wrong with it
+    db = u.database or ""
+    if u.get_backend_name() == "sqlite" and db and db != ":memory:" and not db.startswith("file:") \
+            and not Path(db).is_file():
+        raise ConfigError(f"no SQLite database file at {Path(db).resolve()}")
 
 
 def _reflect(engine: sa.Engine, url: str, table: str) -> sa.Table:

@@ -98,10 +98,10 @@ def _kind(column) -> str:
 def _role(p: Profile) -> tuple[str | None, str]:
     """text, identity or None (left out), and why."""
     name = p.column.name
-    if p.filled == 0:
-        return None, "empty in the sample"
     if p.kind in ("bool", "bytes", "other"):
         return None, {"bool": "yes/no values", "bytes": "binary data"}.get(p.kind, "a type dedup does not compare")
+    if p.filled == 0:
+        return None, "empty in the sample"
     if p.kind == "date":
         if hinted(name, "birth"):
             return "identity", "a date of birth"
