@@ -143,6 +143,21 @@ class Child:
         return code
 
 
+def children(pid: int, live_only: bool = False) -> set[int]:
+    """The child processes of ``pid`` (read from /proc; Linux), without zombies if ``live_only``."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and not (live_only and fields[0] == "Z"):
+                out.add(int(entry))
+    return out
+
+
 def delete_rows(url: str, *keys, name: str = "petitions") -> None:
     """Delete the rows with these keys from the source table (a row vanishing from the source)."""
     engine = sa.create_engine(url)

@@ -29,7 +29,7 @@ from click.testing import CliRunner
 
 from dedup.cli import main as cli
 from dedup.store import open_store
-from helpers import child_env
+from helpers import child_env, children
 
 # The command's process: the store writer's row floor lowered so that these small tables use it too.
 HOOK = ("import sys, dedup.runs.store_writer as w; w.MIN_ROWS = 1; sys.argv[0] = 'dedup'; "
@@ -207,17 +207,7 @@ def run_in_process(config: Path, args: list[str]) -> None:
 
 
 def children_of(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                out.append(int(entry))
-    return out
+    return sorted(children(pid, live_only=True))
 
 
 def start(config: Path, args: list[str]) -> subprocess.Popen:

@@ -9,23 +9,9 @@ import pytest
 
 from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.store import open_store
-from helpers import Child, child_env, wait_until
+from helpers import Child, child_env, children, wait_until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-
-
-def children(pid: int) -> set[int]:
-    out = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.add(int(entry))
-    return out
 
 
 def workers_of(pid: int) -> set[int] | None:
