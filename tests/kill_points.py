@@ -237,7 +237,8 @@ class Kill:
 def kill_once(config: Path, scenario: Scenario, rng: random.Random) -> Kill:
     """Start the scenario's command, SIGKILL it or a child at a random moment, wait for its end."""
     target = rng.choice(["main", "child"]) if scenario.children else "main"
-    delay = rng.uniform(0.8 * scenario.startup, max(scenario.seconds, scenario.startup + 0.2))
+    # after the start-up (a kill before it only tests Python's start), before the unkilled run's end
+    delay = rng.uniform(0.6 * scenario.startup, max(0.9 * scenario.seconds, scenario.startup + 0.2))
     proc = start(config, scenario.args)
     try:
         deadline = time.monotonic() + delay
