@@ -2,6 +2,8 @@
 escaped by `full`, `incremental` and `runs`; `decisions import` refuses a key of no row (exit 2,
 nothing imported) and reads UTF-16 with a byte order mark, refusing other encodings in one line."""
 
+import re
+
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
@@ -27,7 +29,8 @@ def test_a_table_name_with_terminal_escapes_is_printed_escaped(tmp_path):
         assert result.exit_code == 0, result.output
         outputs.append(result.output)
     assert all("\x1b" not in out and "\x07" not in out for out in outputs)
-    assert [out.split(":")[0] for out in outputs] == [SHOWN] * 3
+    # each line starts with its run's start time (`2026-11-26T02:30:00Z `), then the table's name
+    assert [re.sub(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ", "", out).split(":")[0] for out in outputs] == [SHOWN] * 3
 
 
 def _pair(cfg) -> tuple[str, str]:

@@ -110,7 +110,7 @@ def test_demo_table_same_groups_and_same_store(spark, tmp_path):
     local_cfg, spark_cfg, local, far = run_both(spark, tmp_path, source_url)
     assert len(local.groups) > 50
     assert groups_of(far) == groups_of(local)
-    assert far.summary() | {"seconds": 0} == local.summary() | {"seconds": 0}
+    assert far.summary() | {"seconds": 0, "started": ""} == local.summary() | {"seconds": 0, "started": ""}
     assert far.fingerprinted == len(local.keys) and far.keys == []  # the rows stayed in the executors
     names = block_names(local_cfg, local)
     assert stored(spark_cfg, names) == stored(local_cfg, names)
@@ -148,7 +148,7 @@ def test_spark_store_then_local_incremental_is_local_full_then_incremental(spark
     engine.dispose()
     inc_local = run_incremental(local_cfg, "petitions")
     inc_spark = run_incremental(spark_cfg, "petitions")  # refuses a store of another version stamp
-    assert inc_local.summary() | {"seconds": 0} == inc_spark.summary() | {"seconds": 0}
+    assert inc_local.summary() | {"seconds": 0, "started": ""} == inc_spark.summary() | {"seconds": 0, "started": ""}
     whole_cfg = config_for(source_url, f"sqlite:///{tmp_path / 'whole-store.db'}", fields=FIELDS,
                            watermark="updated_at")
     whole = run_full(whole_cfg, "petitions")
