@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import sys
+from collections import Counter
 
 import pytest
 import sqlalchemy as sa
@@ -130,13 +131,14 @@ def _kill_points(root, store, capsys) -> None:
         print(f"\nkill points on {store.name}: DEDUP_KILL_SEED={seed} DEDUP_KILL_POINTS={POINTS}", flush=True)
     rng = random.Random(seed)
     config, scenarios = _prepare(root, store)
-    failures, landed, tried = [], 0, 0
+    failures, landed, tried, where_killed = [], 0, 0, Counter()
     while landed < POINTS and tried < 8 * POINTS:  # a run can end before its kill on a busy machine
         tried += 1
         scenario = rng.choice(scenarios)
         _set_up(root, store, scenario)
         kill = kill_once(config, scenario, rng)
         landed += kill.landed
+        where_killed[f"{scenario.name} ({kill.target})"] += kill.landed
         where = f"#{tried} {scenario.name}, {kill.target} killed at {kill.delay:.2f} s"
         if kill.note:
             failures.append(f"{where}: {kill.note}")
@@ -149,7 +151,7 @@ def _kill_points(root, store, capsys) -> None:
             failures.append(f"{where}: {wrong}")
     with capsys.disabled():
         print(f"kill points on {store.name}: {landed} kills landed in {tried} runs, {len(failures)} went wrong"
-              f" (seed {seed})", flush=True)
+              f" (seed {seed}): " + ", ".join(f"{k} {n}" for k, n in sorted(where_killed.items()) if n), flush=True)
     assert landed >= POINTS, f"only {landed} of {tried} kills landed before the command ended (seed {seed})"
     assert not failures, f"seed {seed}: {len(failures)} kill points went wrong:\n" + "\n".join(failures[:20])
 
