@@ -235,25 +235,28 @@ class Kill:
 
 
 def kill_once(config: Path, scenario: Scenario, rng: random.Random) -> Kill:
-    """Start the scenario's command, SIGKILL it or a child at a random moment, wait for its end."""
+    """Start the scenario's command, SIGKILL it or a child at a random moment, wait for its end.
+    A child is killed at a random moment after the first child process appeared."""
     target = rng.choice(["main", "child"]) if scenario.children else "main"
-    # after the start-up (a kill before it only tests Python's start), before the unkilled run's end
-    delay = rng.uniform(0.6 * scenario.startup, max(0.9 * scenario.seconds, scenario.startup + 0.2))
     proc = start(config, scenario.args)
+    began = time.monotonic()
     try:
-        deadline = time.monotonic() + delay
-        while time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.005)
+        if target == "child":
+            _wait(proc, lambda: children_of(proc.pid), began + 2 * scenario.seconds + 5)
+            spawned = time.monotonic() - began
+            delay = spawned + rng.uniform(0.0, max(0.05, 0.9 * scenario.seconds - spawned))
+        else:  # after the start-up (a kill before it only tests Python's start), before the unkilled run's end
+            delay = rng.uniform(0.6 * scenario.startup, max(0.9 * scenario.seconds, scenario.startup + 0.2))
+        _wait(proc, lambda: False, began + delay)
         if proc.poll() is not None:
             return Kill(target, delay, landed=False)
-        if target == "main":
-            proc.kill()
-        else:
-            kids = children_of(proc.pid)
-            if not kids:
-                proc.kill()
-                return Kill("main (no child yet)", delay, landed=True)
+        kids = children_of(proc.pid) if target == "child" else []
+        if target == "child" and not kids:
+            target = "main (no child then)"
+        if kids:
             os.kill(rng.choice(kids), signal.SIGKILL)
+        else:
+            proc.kill()
         try:
             _, err = proc.communicate(timeout=EXIT_DEADLINE)
         except subprocess.TimeoutExpired:
@@ -261,10 +264,16 @@ def kill_once(config: Path, scenario: Scenario, rng: random.Random) -> Kill:
             proc.communicate(timeout=60)
             return Kill(target, delay, landed=True, note=f"HUNG: still running {EXIT_DEADLINE} s after the kill")
         note = ""
-        if target == "child" and proc.returncode not in (0, 1):
+        if kids and proc.returncode not in (0, 1):
             note = f"main exited {proc.returncode} after its child was killed: {err.strip()[-300:]}"
         return Kill(target, delay, landed=True, note=note)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait(60)
+
+
+def _wait(proc: subprocess.Popen, condition, deadline: float) -> None:
+    """Until ``condition()`` holds, the process ends or the deadline passes."""
+    while time.monotonic() < deadline and proc.poll() is None and not condition():
+        time.sleep(0.005)
