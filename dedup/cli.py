@@ -309,14 +309,18 @@ def runs(obj: Context, table: str | None, limit: int, as_json: bool, kind: str |
     click.echo(runs_text(obj.config(), table, limit, as_json, kind), nl=False)
 
 
+def write_output(output: str, text: str) -> None:
+    """Write ``text`` whole to the file ``output``; a failure leaves the file as it was and says so."""
+    try:
+        write_whole(output, text)
+    except OSError as e:
+        raise DedupError(f"cannot write {output}: {e.strerror or e} ({output} is as it was)") from None
+
+
 def emit(text: str, output: str | None, done: str) -> None:
-    """Print ``text``, or write it whole to ``output`` (a failure leaves the file as it was) and say
-    ``done`` on stderr."""
+    """Print ``text``, or write it whole to ``output`` and say ``done`` on stderr."""
     if output:
-        try:
-            write_whole(output, text)
-        except OSError as e:
-            raise DedupError(f"cannot write {output}: {e.strerror or e} ({output} is as it was)") from None
+        write_output(output, text)
         click.echo(done, err=True)
     else:
         click.echo(text, nl=False)

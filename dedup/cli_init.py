@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli import Context, handle_errors, main
-from .output_file import write_whole
+from .cli import Context, handle_errors, main, write_output
 
 
 @main.command("init")
@@ -41,5 +40,5 @@ def init(obj: Context, url: str, table: str, output: str, force: bool, sample: i
     starter = guess_starter(url, table, output, sample)
     for line in explain(starter):
         click.echo(line, err=True)
-    write_whole(output, render(starter))
+    write_output(output, render(starter))
     click.echo(f"wrote {output}; next: dedup -c {shlex.quote(output)} full --table {shlex.quote(table)}", err=True)

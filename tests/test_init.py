@@ -281,3 +281,21 @@ def test_missing_sqlite_file_and_empty_table_write_nothing(runner, tmp_path):
     result = init(runner, url, "t", tmp_path / "c.yaml")
     assert result.exit_code == 2 and result.stderr.startswith("Error: table 't' is empty: ")
     assert not (tmp_path / "c.yaml").exists()
+
+
+def test_a_config_that_cannot_be_written_whole_leaves_the_old_file(runner, tmp_path, monkeypatch):
+    """A full disk while init writes: one line, exit 1, the file as it was (as every output file)."""
+    import errno
+
+    prepare_demo(tmp_path, rows=50)
+    out = tmp_path / "x.yaml"
+    out.write_text("old", encoding="utf-8")
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = init(runner, f"sqlite:///{tmp_path / 'petitions.db'}", "petitions", out, "--force")
+    assert (result.exit_code, result.output.splitlines()[-1]) == (
+        1, f"Error: cannot write {out}: No space left on device ({out} is as it was)")
+    assert out.read_text(encoding="utf-8") == "old"
