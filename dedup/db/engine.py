@@ -94,6 +94,30 @@ def read_only_sqlite_url(url: str) -> str | None:
 _UNKNOWN_TYPE = re.compile(r"Did not recognize type '(.+)' of column '(.+)'")
 
 
+def reflect_table(engine: sa.Engine, name: str, url: str) -> sa.Table:
+    """The table ``name`` reflected (an unknown column type one warning line); a table the
+    database lacks is a ConfigError that lists the tables (and views) it has."""
+    try:
+        with engine.connect() as conn, warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", sa_exc.SAWarning)
+            tbl = sa.Table(name, sa.MetaData(), autoload_with=conn)
+    except sa_exc.NoSuchTableError:
+        raise ConfigError(f"table {name!r} not found in the source database {mask_secrets(url)}"
+                          f" ({_table_names(engine)})") from None
+    say_unknown_types(name, seen)
+    return tbl
+
+
+def _table_names(engine: sa.Engine) -> str:
+    """The tables (and views) a database has, for the message about a table it lacks."""
+    try:
+        inspector = sa.inspect(engine)
+        names = sorted(set(inspector.get_table_names()) | set(inspector.get_view_names()))
+    except sa_exc.SQLAlchemyError as e:
+        return f"cannot list its tables: {first_line(e)}"
+    return "tables: " + ", ".join(names) if names else "it has no tables"
+
+
 def say_unknown_types(table: str, seen: list) -> None:
     """SQLAlchemy's warning about a column type it does not know (PostgreSQL's ``point``, say),
     as one line naming the column (a raw Python warning showed dedup's source line to users);

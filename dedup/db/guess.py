@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -19,7 +18,7 @@ from sqlalchemy import exc as sa_exc
 
 from ..config.starter import PASSWORD_VAR, Choice, Starter
 from ..errors import ConfigError, SourceError
-from .engine import first_line, make_engine, say_unknown_types
+from .engine import first_line, make_engine, reflect_table
 from .guess_columns import Profile, choose_fields, display_columns, hinted
 from .masking import mask_secrets
 from .watermark import column_kind
@@ -36,7 +35,7 @@ def guess_starter(url: str, table: str, config_path: str | os.PathLike, sample: 
     _sqlite_file_exists(url)
     engine = make_engine(url, "source")
     try:
-        tbl = _reflect(engine, url, table)
+        tbl = reflect_table(engine, table, url)
         with engine.connect() as conn:
             rows = conn.execute(sa.select(*tbl.c).limit(sample)).all()
             profiles = [Profile.of(c, [r[i] for r in rows]) for i, c in enumerate(tbl.c)]
@@ -71,20 +70,6 @@ def _sqlite_file_exists(url: str) -> None:
     if u.get_backend_name() == "sqlite" and db and db != ":memory:" and not db.startswith("file:") \
             and not Path(db).is_file():
         raise ConfigError(f"no SQLite database file at {Path(db).resolve()}")
-
-
-def _reflect(engine: sa.Engine, url: str, table: str) -> sa.Table:
-    try:
-        with engine.connect() as conn, warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always", sa_exc.SAWarning)
-            tbl = sa.Table(table, sa.MetaData(), autoload_with=conn)
-        say_unknown_types(table, seen)
-        return tbl
-    except sa_exc.NoSuchTableError:
-        with engine.connect() as conn:
-            have = sa.inspect(conn).get_table_names()
-        raise ConfigError(f"table {table!r} not found in the source database {mask_secrets(url)} "
-                          f"(tables: {', '.join(have) or 'none'})") from None
 
 
 def _key(conn, tbl: sa.Table, profiles: list[Profile]) -> Choice:

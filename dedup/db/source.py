@@ -14,7 +14,6 @@ is NULL are never read (``null_key_rows`` counts them). A text cell longer than 
 from __future__ import annotations
 
 import logging
-import warnings
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -25,7 +24,7 @@ from sqlalchemy import exc as sa_exc
 from ..config.model import TableConfig
 from ..errors import ConfigError, SourceError
 from ..text.normalize import key_to_text
-from .engine import first_line, make_engine, say_unknown_types
+from .engine import first_line, make_engine, reflect_table
 from .masking import mask_secrets
 from .watermark import CONVERT_ERRORS, Watermark
 
@@ -76,14 +75,9 @@ class Source:
     def _reflect(self) -> sa.Table:
         name = self.config.name
         try:
-            with self.engine.connect() as conn, warnings.catch_warnings(record=True) as seen:
-                warnings.simplefilter("always", sa_exc.SAWarning)
-                tbl = sa.Table(name, sa.MetaData(), autoload_with=conn)
-            say_unknown_types(name, seen)
-        except sa_exc.NoSuchTableError:
-            raise ConfigError(
-                f"tables.{name}: table {name!r} not found in the source database {mask_secrets(self.url)}"
-                f" ({self._table_names()})") from None
+            tbl = reflect_table(self.engine, name, self.url)
+        except ConfigError as e:
+            raise ConfigError(f"tables.{name}: {e}") from None
         except sa_exc.SQLAlchemyError as e:
             raise SourceError(f"cannot read the source database {mask_secrets(self.url)}: {first_line(e)}") from None
         missing = []
@@ -108,15 +102,6 @@ class Source:
                         key.name, name)
         self.unique_key = unique
         return tbl
-
-    def _table_names(self) -> str:
-        """The tables (and views) the source database has, for the message about a table it lacks."""
-        try:
-            inspector = sa.inspect(self.engine)
-            names = sorted(set(inspector.get_table_names()) | set(inspector.get_view_names()))
-        except sa_exc.SQLAlchemyError as e:
-            return f"cannot list its tables: {first_line(e)}"
-        return "tables: " + ", ".join(names) if names else "it has no tables"
 
     def _utc_sessions(self) -> None:
         """MySQL reads and compares a TIMESTAMP in the session's time zone: the source's sessions
