@@ -17,6 +17,7 @@ from ..config.model import Config, TableConfig
 from ..db.source import Source
 from ..errors import DedupError
 from ..store import RunRecord, Store, iso_utc, open_store
+from ..store.model import naive_utc
 
 KINDS = ("full", "incremental")
 HISTORY = 1000  # runs looked through for the last of each kind (decide runs come between them)
@@ -55,7 +56,7 @@ def _one(config: Config, tcfg: TableConfig, store: Store, max_age: _dt.timedelta
 def _run(r: RunRecord, now: _dt.datetime, in_progress: bool) -> dict:
     outcome = r.status if r.status != "running" else ("running" if in_progress else "crashed")
     out = {"id": r.id, "outcome": outcome, "started": iso_utc(r.started_at), "finished": iso_utc(r.finished_at),
-           "age_seconds": round((now - _naive(r.started_at)).total_seconds())}
+           "age_seconds": round((now - naive_utc(r.started_at)).total_seconds())}
     if r.status == "failed" and (r.summary or {}).get("error"):
         out["error"] = r.summary["error"]
     return out
@@ -72,8 +73,8 @@ def _run_problems(history: list[RunRecord], live: bool, now: _dt.datetime, max_a
     if not any(r.kind == "full" and r.status == "ok" for r in history):
         problems.append("no successful full run yet (`dedup full`)")
     ok = next((r for r in history if r.status == "ok"), None)
-    if max_age is not None and ok is not None and now - _naive(ok.started_at) > max_age:
-        problems.append(f"last successful run ({ok.kind} run {ok.id}) started {age_text((now - _naive(ok.started_at)).total_seconds())} "
+    if max_age is not None and ok is not None and now - naive_utc(ok.started_at) > max_age:
+        problems.append(f"last successful run ({ok.kind} run {ok.id}) started {age_text((now - naive_utc(ok.started_at)).total_seconds())} "
                         f"ago, more than --max-age {age_text(max_age.total_seconds())}")
     return problems
 
@@ -103,10 +104,6 @@ def group_sizes(by_id: dict[int, int]) -> dict:
     largest = max(by_id.items(), key=lambda kv: (kv[1], -kv[0])) if by_id else None
     return {"groups": len(sizes), "rows_in_groups": sum(sizes), "group_sizes": pct,
             "largest_group": {"group": largest[0], "size": largest[1]} if largest else None}
-
-
-def _naive(at: _dt.datetime) -> _dt.datetime:
-    return at.astimezone(_dt.timezone.utc).replace(tzinfo=None) if at.tzinfo is not None else at
 
 
 def age_text(seconds: float) -> str:

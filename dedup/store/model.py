@@ -201,11 +201,12 @@ STAGING = "~staging:"  # the table name a run's staged rows are kept under start
 def iso_utc(at: _dt.datetime | None) -> str | None:
     """An instant as ISO 8601 UTC to the second (``2026-11-26T02:30:00Z``), for the run lines and JSON a
     DBA reads; stores keep naive datetimes that are UTC."""
-    if at is None:
-        return None
-    if at.tzinfo is not None:
-        at = at.astimezone(_dt.timezone.utc).replace(tzinfo=None)
-    return at.replace(microsecond=0).isoformat() + "Z"
+    return None if at is None else naive_utc(at).replace(microsecond=0).isoformat() + "Z"
+
+
+def naive_utc(at: _dt.datetime) -> _dt.datetime:
+    """An instant as the naive UTC datetime stores keep (an aware one converted, a naive one as it is)."""
+    return at.astimezone(_dt.timezone.utc).replace(tzinfo=None) if at.tzinfo is not None else at
 
 
 def staging_name(table: str, run_id: int) -> str:
