@@ -234,6 +234,15 @@ class Kill:
     note: str = ""
 
 
+def _kill_child(pid: int) -> bool:
+    """SIGKILL one child; False where it had already ended (a worker that finished its share)."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def kill_once(config: Path, scenario: Scenario, rng: random.Random) -> Kill:
     """Start the scenario's command, SIGKILL it or a child at a random moment, wait for its end.
     A child is killed at a random moment after the first child process appeared."""
@@ -253,9 +262,9 @@ def kill_once(config: Path, scenario: Scenario, rng: random.Random) -> Kill:
         kids = children_of(proc.pid) if target == "child" else []
         if target == "child" and not kids:
             target = "main (no child then)"
-        if kids:
-            os.kill(rng.choice(kids), signal.SIGKILL)
-        else:
+        if kids and not _kill_child(rng.choice(kids)):
+            return Kill(target, delay, landed=False)  # the child ended between the listing and the kill
+        if not kids:
             proc.kill()
         try:
             _, err = proc.communicate(timeout=EXIT_DEADLINE)
