@@ -24,6 +24,7 @@ from helpers import config_for, delete_rows
 import mongo_fixtures
 from mongo_fixtures import store_url_of
 
+pytestmark = pytest.mark.slow  # minutes of Spark local mode: `python -m pytest -m slow` (.ci/run runs it)
 IN_CI = bool(os.environ.get("CI"))
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 mongo_live_url = mongo_fixtures.mongo_live_url  # a fixture
