@@ -3,7 +3,7 @@
 Stores are chosen by URL (``open_store``); the algorithm never imports a database driver.
 An operation a store does not support raises; nothing passes silently. Keys are row keys as
 strings; fingerprints are unsigned 64-bit Python ints (stores holding signed 64-bit integers
-convert with dedup.fingerprint.to_signed/to_unsigned). Sketch words and term hashes are unsigned
+convert with dedup.store.model.to_signed/to_unsigned). Sketch words and term hashes are unsigned
 64-bit too, stored the same way.
 """
 
