@@ -223,6 +223,18 @@ def test_the_cli_and_the_library_write_the_same_records(config, tmp_path):
     assert [(r["kind"], r["reviewer"], r["note"]) for r in rows[:2]] == [("mark", "lib", "by the library"),
                                                                           ("take_out", "王芳", "另一件事")]
     assert "undid mark" in cli("decide", "--undo")
+    gid = next(i for i, k in groups(config).items() if keys[1] in k)  # the mark dissolved it: a new id
+    assert cli("decide", "--group", str(gid), "--note", "同一申请人", "--reviewer", "王芳") == f"noted on group {gid}\n"
+    actions.note_group(config, None, gid, "by the library", reviewer="lib")
+    assert [(n.text, n.reviewer) for n in actions.group_notes(config, None, gid)] == [("同一申请人", "王芳"),
+                                                                                       ("by the library", "lib")]
+    assert [line.split("  ", 1)[1] for line in cli("decide", "--group", str(gid)).splitlines()] == [
+        "王芳  同一申请人", "lib  by the library"]
+    assert cli("decide", "--undo", "--note", "x", code=2) == \
+        "Error: --note goes with an action that decides, or with --group\n"
+    assert cli("decide", "--undo", "--history", code=2) == \
+        "Error: say one of --same, --different, --forget, --take-out, --split, --merge, --group, --undo or --history " \
+        "(not --undo and --history together)\n"
     assert cli("decide", "--take-out", "99999", code=2) == "Error: row '99999' is in no group of 'petitions'\n"
 
 
