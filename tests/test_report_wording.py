@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from dedup.cli import main
 from dedup.report.diff import differences, units
 from dedup.report.labels import pick_lang
+from dedup.report.links import reading_order
 from helpers import make_table, petition
 from test_pipeline import BASE, OTHER
 
@@ -110,6 +111,13 @@ def test_units_of_a_difference():
     assert units("") == [] and "".join(units("a  b\n中 c-d'e")) == "a  b\n中 c-d'e"
     assert differences("call 555-0100", "call 555-0199") == [("equal", "call ", "call "),
                                                              ("replace", "555-0100", "555-0199")]
+
+
+def test_reading_order_by_date_text_or_number_rows_without_one_last():
+    rows = [{"key": "1", "d": "10"}, {"key": "2", "d": "9"}, {"key": "3", "d": None}, {"key": "4", "d": ""},
+            {"key": "5", "d": "2024-01-02"}, {"key": "6", "d": "2023-12-31 10:00:00"}, {"key": "7", "d": "9"}]
+    assert [r["key"] for r in reading_order(rows, "d")] == ["2", "7", "1", "6", "5", "3", "4"]
+    assert reading_order(rows, None) == rows
 
 
 def test_json_carries_rules_the_weakest_link_date_column_and_labels(runner, project):

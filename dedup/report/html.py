@@ -126,7 +126,8 @@ def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict, 
            f"{_esc(L['rows'].format(n=g['size']))}{badge}</h2>"]
     if weak is not None:
         rule = rule_text(weak.get("rule"), L)
-        out.append(f"<p class='weakest'>{_esc(L['weakest_note'].format(a=weak['a'], b=weak['b'], sim=percent(weak_sim), rule=f' ({rule})' if rule else ''))}</p>")
+        note = L["weakest_note"].format(a=weak["a"], b=weak["b"], sim=percent(weak_sim), rule=f" ({rule})" if rule else "")
+        out.append(f"<p class='weakest'>{_esc(note)}</p>")
     history = []
     if g.get("merged_from"):
         history.append(L["merged_from"].format(ids=", ".join(map(str, g["merged_from"]))))

@@ -53,4 +53,13 @@ def reading_order(rows: list[dict], date_column: str | None) -> list[dict]:
         return list(rows)
     dated = [r for r in rows if r.get(date_column) not in (None, "")]
     undated = [r for r in rows if r.get(date_column) in (None, "")]
-    return sorted(dated, key=lambda r: (str(r[date_column]), key_sort(r["key"]))) + undated
+    return sorted(dated, key=lambda r: (_when(r[date_column]), key_sort(r["key"]))) + undated
+
+
+def _when(value) -> tuple:
+    """A date's sort key: ISO text sorts as text; a number (epoch seconds, a day count) as a number,
+    before any text, so 9 comes before 10."""
+    try:
+        return (0, float(value), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(value))
