@@ -1,0 +1,134 @@
+"""Groups that hold together (issue 22): connected components beside star clustering, measured.
+
+Quality: for each set, a full run (``run_full``, as `dedup full`) with ``groups.clustering`` set to
+``components`` and to ``star``; pairwise precision, recall, F1, groups and the largest group
+against the truth. Sets: the demo sample, bench/labelled petitions and persons (the sets the
+defaults are chosen on) and this issue's tuning sets (bench/clustering/planted.py: chains, forms).
+
+Cost: star clustering alone (``dedup.index.clusters.cluster``) on one component of 50,000
+identical rows and on the planted sets at n and 2n rows, printed side by side.
+
+    python bench/bench_clustering.py                 # quality at 2,000 rows a set, then the cost
+    python bench/bench_clustering.py --rows 20000 --sets petitions,forms
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.clustering import planted  # noqa: E402
+from bench.labelled import persons as persons_set  # noqa: E402
+from bench.labelled import petitions as petitions_set  # noqa: E402
+from dedup.config import parse_config  # noqa: E402
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db  # noqa: E402
+from dedup.eval.metrics import pair_quality  # noqa: E402
+from dedup.index.clusters import cluster  # noqa: E402
+from dedup.index.groups import Pair  # noqa: E402
+from dedup.runs.full import run_full  # noqa: E402
+
+PETITIONS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
+PERSONS = {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},
+           "id_number": {"kind": "chars", "weight": 3}, "phone": {"kind": "chars", "weight": 1.5},
+           "address": {"kind": "chars", "weight": 1.5}}
+
+
+def _labelled(module, table, fields):
+    def make(rows: int, db: Path):
+        data = getattr(module, f"generate_{table}")(rows, 0)
+        module.write_sqlite(data, str(db), table)
+        return table, fields, {str(k): v for k, v in data.truth.items()}
+    return make
+
+
+def _demo(rows: int, db: Path):
+    sample = generate_petitions(rows, seed=42)
+    write_sample_db(f"sqlite:///{db}", sample)
+    return "petitions", PETITIONS, {str(r["id"]): str(sample.truth.get(r["id"], f"r{r['id']}")) for r in sample.rows}
+
+
+def _planted(make):
+    def build(rows: int, db: Path):
+        data, truth = make(rows)
+        write_sample_db(f"sqlite:///{db}", SampleTable(data, {}))
+        return "petitions", {"content": "text"}, {str(k): v for k, v in truth.items()}
+    return build
+
+
+SETS = {
+    "demo": _demo,
+    "petitions": _labelled(petitions_set, "petitions", PETITIONS),
+    "persons": _labelled(persons_set, "persons", PERSONS),
+    "chains": _planted(lambda rows: planted.chains(max(1, rows // 50), 20)),
+    "forms": _planted(lambda rows: planted.forms(rows * 10 // 13)),
+}
+
+
+def quality(name: str, rows: int, workdir: Path) -> list[str]:
+    db = workdir / f"{name}.db"
+    table, fields, truth = SETS[name](rows, db)
+    out = []
+    for how in ("components", "star"):
+        cfg = parse_config({"source": {"url": f"sqlite:///{db}"}, "store": {"url": f"sqlite:///{workdir / f'{name}-{how}.db'}"},
+                            "groups": {"clustering": how}, "text": {"workers": 1},
+                            "tables": {table: {"key": "id", "fields": fields}}})
+        started = time.perf_counter()
+        result = run_full(cfg, table)
+        seconds = time.perf_counter() - started
+        q = pair_quality([g.keys for g in result.groups], truth)
+        out.append(f"| {name} | {len(truth)} | {how} | {q.precision:.4f} | {q.recall:.4f} | {q.f1:.4f} | {q.groups} "
+                   f"| {q.largest_group} | {seconds:.1f} |")
+    return out
+
+
+def _timed(pairs, fp, check) -> tuple[float, int]:
+    started = time.perf_counter()
+    groups = cluster(pairs, fp, check)
+    return time.perf_counter() - started, len(groups)
+
+
+def cost() -> list[str]:
+    """Clustering's own time: one 50,000-row component of copies, and chains at n and 2n."""
+    out = []
+    n = 50_000
+    keys = [str(i) for i in range(n)]
+    pairs = [Pair("0", k, 0) for k in keys[1:]]  # copies link to their first row (dedup.index.pairs)
+    calls = []
+    seconds, groups = _timed(pairs, {k: 0 for k in keys}, lambda ps: calls.append(len(ps)) or [True] * len(ps))
+    out.append(f"50,000 identical rows: {groups} group, {sum(calls)} verifications, {seconds:.3f} s")
+    # every row of a chain linked to the next, centres checked against rows two links away (fails)
+    for m in (100_000, 200_000):
+        keys = [str(i) for i in range(m)]
+        pairs = [Pair(keys[i], keys[i + 1], 1) for i in range(m - 1)]
+        seconds, groups = _timed(pairs, {k: i for i, k in enumerate(keys)}, lambda ps: [False] * len(ps))
+        out.append(f"a chain of {m:,} rows: {groups:,} groups, {seconds:.3f} s ({seconds / m * 1e6:.2f} us a row)")
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=2000)
+    ap.add_argument("--sets", default=",".join(SETS))
+    ap.add_argument("--no-cost", action="store_true")
+    args = ap.parse_args(argv)
+    print("| set | rows | clustering | precision | recall | F1 | groups | largest | seconds |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.sets.split(","):
+            for line in quality(name, args.rows, Path(tmp)):
+                print(line, flush=True)
+    if not args.no_cost:
+        for line in cost():
+            print(line)
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    main()
