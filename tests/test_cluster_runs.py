@@ -19,17 +19,16 @@ from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.store import open_store
 from helpers import config_for
-from mongo_fixtures import mongomock_url
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (fixture)
 from test_incremental import append, memberships
 
 FIELDS = {"content": "text"}
 
 
-@pytest.fixture(params=["sqlite", "postgres", "mariadb", "mongomock"])
-def store_url(request, monkeypatch):
-    if request.param != "mongomock":
-        return request.getfixturevalue(f"{request.param}_url")
-    return mongomock_url(monkeypatch)
+@pytest.fixture(params=["sqlite", "postgres", "mariadb", "mongomock", "mongo_live"])
+def store_url(request, tmp_path, monkeypatch):
+    """Every store; mongo_live: a real MongoDB wire server (DEDUP_TEST_MONGO_URI), skipped without one."""
+    return store_url_of(request.param, request, tmp_path, monkeypatch)
 
 
 def chain(steps: int, seed: int = 1, segments: int = SEGMENTS) -> list[str]:

@@ -83,23 +83,27 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same) -> tu
 def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
            check: Check, apart: Iterable[str], same) -> tuple[str, str | None]:
     """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
-    it starts a group). A group holds ``u`` when most of its first QUORUM rows match ``u`` (a
-    pair found with one of them was verified already)."""
+    it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
+    pair found with one of them was verified already; the others are verified only when needed)."""
     if not partners:
         return u, None
-    barred = {centre_of[k] for k in apart if k in centre_of}
+    barred = {centre_of[k] for k in apart if k in centre_of} if apart else ()
     direct = set(partners)
-    forced = {centre_of[v]: v for v in partners if (v, u) in same}
-    centres = sorted({centre_of[v] for v in partners} - barred, key=rank)
-    heads = {c: members[c][:QUORUM] for c in centres if c not in forced}
-    need = sorted({m for h in heads.values() for m in h if m not in direct}, key=rank)
-    verdict = dict(zip(need, check([(m, u) for m in need]))) if need else {}
-    for c in centres:
-        if c in forced:
-            return c, forced[c]
-        held = [m for m in heads[c] if m in direct or verdict[m]]
-        if len(held) >= need_of(len(heads[c])):
-            return c, held[0]
+    centres = {centre_of[v] for v in partners}
+    for c in sorted(centres, key=rank) if len(centres) > 1 else centres:
+        if c in barred:
+            continue
+        forced = [v for v in partners if centre_of[v] == c and (v, u) in same] if same else ()
+        if forced:
+            return c, forced[0]
+        head = members[c][:QUORUM]
+        held = [m for m in head if m in direct]
+        need = need_of(len(head))
+        if len(held) < need:
+            rest = [m for m in head if m not in direct]
+            held += [m for m, ok in zip(rest, check([(m, u) for m in rest])) if ok]
+        if len(held) >= need:
+            return c, min(held, key=rank)
     return u, None
 
 
@@ -169,7 +173,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
             same.add((a, b))
     # a pair decided "same" is no link to place a row by: it joins the two rows' groups afterwards
     found = [p for p in pairs if (p.a, p.b) not in same and (p.b, p.a) not in same]
-    clusters, via = _star(found, key_sort, check, different, ())
+    position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
+    clusters, via = _star(found, position.__getitem__, check, different, ())
     if same:
         clusters, links = _merged(clusters, same, different)
         return star_groups(clusters, fp, via, links)
