@@ -22,7 +22,7 @@ from ..config.lookback import describe as describe_lookback
 from ..config.model import Config, GroupsConfig
 from ..errors import ConfigError
 from ..index.decisions import Decision, decided_keys
-from ..index.clusters import cluster
+from ..index.clusters import QUORUM, cluster
 from ..index.groups import Group, Pair
 from ..index.keys import key_sort
 from ..store import Store, TableChanges, iso_utc
@@ -204,7 +204,11 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
             pairs += recipe.pairs(rest, stored_sketches(store, table, rest, fp, new_sketches.shape[1]))
         else:
             pairs += g.pairs
-    check = recipe.centre_check(SketchLookup(store, table, fp, dict(zip(new_keys, new_sketches)), recipe.width))
+    lookup = SketchLookup(store, table, fp, dict(zip(new_keys, new_sketches)), recipe.width)
+    if recipe.clustering == "star":  # the rows a new row may be checked against, in one read
+        lookup([k for g in old_groups.values() for k in g.keys[:QUORUM] if k not in in_batch]
+               + [k for k in matched if k not in old_group_of and k in fp])
+    check = recipe.centre_check(lookup)
     groups = _assign_ids(cluster(pairs, fp, check, decisions), old_groups, old_group_of,
                          store.max_group_id(table) + 1, run_id, result)
 
