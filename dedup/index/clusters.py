@@ -60,8 +60,11 @@ def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: C
     return _star(pairs, rank, check, different or {}, same)[0]
 
 
-def _star(pairs, rank, check: Check, different: dict[str, set[str]], same) -> tuple[list[list[str]], dict[str, str]]:
-    """(clusters, row -> the member whose link placed it)."""
+def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None
+          ) -> tuple[list[list[str]], dict[str, str]]:
+    """(clusters, row -> the member whose link placed it). ``settled``: row -> the head it was
+    placed against before (a stored group): facing the same head, it joins without a check."""
+    settled = settled or {}
     earlier: dict[str, list[str]] = {}
     for p in pairs:
         a, b = (p.a, p.b) if rank(p.a) <= rank(p.b) else (p.b, p.a)
@@ -72,7 +75,8 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same) -> tu
     members: dict[str, list[str]] = {}
     via: dict[str, str] = {}
     for u in sorted(earlier, key=rank):
-        centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same)
+        centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
+                              settled.get(u))
         centre_of[u] = centre
         members.setdefault(centre, []).append(u)
         if link is not None:
@@ -81,7 +85,8 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same) -> tu
 
 
 def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
-           check: Check, apart: Iterable[str], same) -> tuple[str, str | None]:
+           check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None
+           ) -> tuple[str, str | None]:
     """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
     it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
     pair found with one of them was verified already; the others are verified only when needed)."""
@@ -98,6 +103,8 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
             return c, forced[0]
         head = members[c][:QUORUM]
         held = [m for m in head if m in direct]
+        if before is not None and held and tuple(head) == before:  # checked against this head before
+            return c, min(held, key=rank)
         need = need_of(len(head))
         if len(held) < need:
             rest = [m for m in head if m not in direct]
@@ -156,10 +163,13 @@ def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
     return Pair(a, b, (fp[a] ^ fp[b]).bit_count())
 
 
-def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=()) -> list[Group]:
+def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
+            settled: Iterable[Group] = ()) -> list[Group]:
     """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
     order of their lowest key: star clusters with ``check``, connected components without it.
-    ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows)."""
+    ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
+    stored groups whose rows were placed by an earlier run (a row facing the same head rows
+    again joins without being checked again: an incremental run reads no sketch for it)."""
     pairs = apply_decisions(pairs, decisions, fp)
     if check is None:
         return linked_groups(pairs, fp)
@@ -174,7 +184,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     # a pair decided "same" is no link to place a row by: it joins the two rows' groups afterwards
     found = [p for p in pairs if (p.a, p.b) not in same and (p.b, p.a) not in same]
     position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
-    clusters, via = _star(found, position.__getitem__, check, different, ())
+    before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
+    clusters, via = _star(found, position.__getitem__, check, different, (), before)
     if same:
         clusters, links = _merged(clusters, same, different)
         return star_groups(clusters, fp, via, links)

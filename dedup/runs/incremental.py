@@ -209,7 +209,8 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
         lookup([k for g in old_groups.values() for k in g.keys[:QUORUM] if k not in in_batch]
                + [k for k in matched if k not in old_group_of and k in fp])
     check = recipe.centre_check(lookup)
-    groups = _assign_ids(cluster(pairs, fp, check, decisions), old_groups, old_group_of,
+    settled = [g for g in old_groups.values() if g.id not in touched]  # members unchanged: placed already
+    groups = _assign_ids(cluster(pairs, fp, check, decisions, settled), old_groups, old_group_of,
                          store.max_group_id(table) + 1, run_id, result)
 
     result.rows_read = rows.rows_read
