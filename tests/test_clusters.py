@@ -114,3 +114,15 @@ def test_clusters_do_not_depend_on_the_order_pairs_come_in(order):
     first = star_clusters(pairs, key_sort, close(allowed))
     shuffled = [pairs[i] for i in rng.permutation(len(pairs))]
     assert star_clusters(shuffled, key_sort, close(allowed)) == first
+
+
+def test_a_stored_group_facing_the_same_head_is_not_checked_again():
+    from dedup.index.groups import Group
+
+    pairs = [Pair("1", "2", 0), Pair("1", "3", 0), Pair("2", "4", 0), Pair("4", "9", 0)]
+    every = close({frozenset((a, b)) for a in "12349" for b in "12349"})
+    (stored,) = cluster(pairs[:3], fps("1234"), every)
+    assert stored.keys == ["1", "2", "3", "4"] and every.asked == [("1", "4"), ("3", "4")]  # 2 of 1, 2, 3
+    again = close(set())  # would refuse everything: the stored placements stand, 9 is checked
+    (g,) = cluster([*stored.pairs, pairs[3]], fps("12349"), again, settled=[stored])
+    assert g.keys == ["1", "2", "3", "4"] and again.asked == [("1", "9"), ("2", "9"), ("3", "9")]
