@@ -165,14 +165,18 @@ def report_text(config: Config, table: str | None, fmt: str, with_source: bool =
                    "from spark-submit or $DEDUP_SPARK_MASTER, default local[*]).")
 @click.option("--partitions", type=click.IntRange(min=1), default=None,
               help="With --engine spark: key ranges the table is read in (default: two a core).")
+@click.option("--json", "as_json", is_flag=True,
+              help="The run's summary as one JSON object on stdout (with its size warnings), for machines.")
 @click.pass_obj
 @handle_errors
-def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: int | None) -> None:
+def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: int | None, as_json: bool) -> None:
     """Fingerprint every row of a table and find its duplicate groups.
 
     Replaces the table's previous results in the store (in one transaction: a failed run leaves
     the previous results in place). Prints one summary line: rows, groups, rows in groups, seconds.
-    With --engine spark the same groups and the same store come from a Spark job.
+    With --engine spark the same groups and the same store come from a Spark job. Group sizes that
+    look wrong (groups.warn_size, groups.warn_growth) are warned of on stderr and, with --json,
+    listed under "warnings".
     """
     config = obj.config()
     if engine == "spark":
@@ -186,10 +190,14 @@ def full(obj: Context, table: str | None, quiet: bool, engine: str, partitions: 
         from .runs.spark import run_full_spark
 
         result = run_full_spark(config, config.table(table).name, partitions=partitions or 0)
+    else:
+        result = run_full_with_progress(config, config.table(table).name, quiet or as_json)
+    if as_json:
+        import json as _json
+
+        click.echo(_json.dumps(result.summary(), ensure_ascii=False))
+    else:
         click.echo(full_summary_line(result.summary()))
-        return
-    result = run_full_with_progress(config, config.table(table).name, quiet)
-    click.echo(full_summary_line(result.summary()))
 
 
 @main.command()

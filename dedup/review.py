@@ -8,6 +8,7 @@ from typing import Callable
 
 from .config.model import TableConfig
 from .errors import ConfigError
+from .index.clusters import link_path
 from .index.decisions import DIFFERENT, SAME, Decision, ordered
 from .index.keys import key_sort
 from .runs.decide import now
@@ -37,6 +38,7 @@ def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a:
                        "weight": w, "share": (w * sim / total) if w is not None and sim is not None and total else None})
     decision = next((d for d in store.decisions(tcfg.name, [a]) if d.pair == (a, b)), None)
     groups = store.group_ids_of(tcfg.name, [a, b])
+    path = _link_path(store, tcfg.name, scorer, groups, a, b)
     return {
         "a": a, "b": b, "similarity": scored.get("similarity"), "scores": by_field,
         "measure": scorer.measure if scorer is not None else None,
@@ -44,12 +46,30 @@ def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a:
         "distance": (fps[a] ^ fps[b]).bit_count() if a in fps and b in fps else None,
         "blocks": scorer.shared_blocks(a, b) if scorer is not None else [],
         "groups": {a: groups.get(a), b: groups.get(b)},
+        "path": path,  # two rows of one group that are no pair of it: the links that join them
         "decision": None if decision is None else {
             "verdict": decision.verdict, "source": decision.source, "applied": decision.applied_run is not None,
             "decided_at": decision.decided_at.isoformat(sep=" ") if decision.decided_at else None},
         "in_source": {a: a in values, b: b in values},
         "fields": fields,
     }
+
+
+def _link_path(store: Store, table: str, scorer: Scorer | None, groups: dict, a: str, b: str) -> list[dict] | None:
+    """For two rows of one group that are no pair of it: the group's chain of links between them,
+    each link with its similarity (None otherwise)."""
+    gid = groups.get(a)
+    if gid is None or gid != groups.get(b):
+        return None
+    (group,) = store.groups(table, [gid]) or (None,)
+    if group is None or any({p.a, p.b} == {a, b} for p in group.pairs):
+        return None
+    path = link_path(group.pairs, a, b)
+    if path is None:
+        return None
+    links = list(zip(path, path[1:]))
+    scored = scorer.pairs([ordered(x, y) for x, y in links]) if scorer is not None else {}
+    return [{"a": x, "b": y, "similarity": scored.get(ordered(x, y), {}).get("similarity")} for x, y in links]
 
 
 def _fetch(source, keys: list[str], cols: tuple[str, ...]) -> dict:

@@ -43,7 +43,7 @@ def make_table(url: str, rows: list[dict], name: str = "petitions", key_type=sa.
 
 
 def config_for(source_url: str, store_url: str, fields=None, max_distance=None, batch_size=1000, simhash=None,
-               text=None, match=None, **table):
+               text=None, match=None, groups=None, **table):
     """A one-table config at the shipped defaults, except what is given (``max_distance`` and
     ``simhash`` matter only to the simhash recipe: ``match={"method": "simhash"}``)."""
     simhash = {**({"max_distance": max_distance} if max_distance is not None else {}), **(simhash or {})}
@@ -52,6 +52,7 @@ def config_for(source_url: str, store_url: str, fields=None, max_distance=None, 
         "store": {"url": store_url},
         **({"simhash": simhash} if simhash else {}),
         **({"match": match} if match else {}),
+        **({"groups": groups} if groups else {}),
         "text": text or {},
         "tables": {"petitions": {"key": "id", "fields": fields or FIELDS, **table}},
     })

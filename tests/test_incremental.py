@@ -156,11 +156,13 @@ def rows_of(*texts, start=1):
 
 def test_group_ids_are_stable_and_merges_keep_the_oldest(store_url, tmp_path):
     # a and b are 5 bits apart; m is within 3 of both (found by search, checked below); the
-    # simhash recipe at distance 3 on purpose: its pairs are known exactly from the fingerprints
+    # simhash recipe at distance 3 on purpose: its pairs are known exactly from the fingerprints.
+    # Groups as connected components: a bridge merges groups (star clustering, the default, does
+    # not let one row join two groups: test_a_bridge_joins_one_group_when_groups_hold_together)
     a, b, m = BASE + "附近还有学校。", BASE + "附近还有银行。", BASE + "附近还有加油站。"
     src = f"sqlite:///{tmp_path / 'src.db'}"
     write_sample_db(src, SampleTable(rows_of(OTHER, a, OTHER, b), {}))
-    cfg = cfg_for(src, store_url, match={"method": "simhash"}, max_distance=3)
+    cfg = cfg_for(src, store_url, match={"method": "simhash"}, max_distance=3, groups={"clustering": "components"})
     run_full(cfg)
     store = open_store(store_url)
     fp = store.fingerprints("petitions")

@@ -38,7 +38,8 @@ DEFAULT_BUCKET_SIZE = 50_000  # entries per MongoDB block document (16 MB limit:
 DEFAULT_STORE_URL = "sqlite:///dedup-store.db"
 # Every key the config accepts, by section (config.example.yaml documents each; a test checks it).
 KEYS = {
-    "": {"source", "store", "match", "simhash", "tables", "text"},
+    "": {"source", "store", "match", "groups", "simhash", "tables", "text"},
+    "groups": {"clustering", "warn_size", "warn_growth"},
     "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
               "short_identity_threshold", "record_threshold"},
     "source": {"url", "batch_size", "max_cell_chars"},
@@ -131,6 +132,18 @@ class MatchConfig:
     anchors: int | None = 16  # text tables: a key's rows are compared with its first this many (None: all)
 
 
+CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group
+
+
+@dataclass(frozen=True)
+class GroupsConfig:
+    """How verified pairs become groups (dedup.index.clusters), and the sizes that are warned of."""
+
+    clustering: str = "star"  # a row joins a group when it matches the group's first row
+    warn_size: int = 100  # a run warns of a group it makes or grows past this many rows
+    warn_growth: float = 2.0  # ... and when the largest group is this many times the last run's
+
+
 @dataclass(frozen=True)
 class Config:
     source_url: str
@@ -145,6 +158,7 @@ class Config:
     tables: Mapping[str, TableConfig] = field(default_factory=dict)
     text: TextConfig = TextConfig()
     match: MatchConfig = MatchConfig()
+    groups: GroupsConfig = GroupsConfig()
     path: Path | None = None
 
     def table(self, name: str | None) -> TableConfig:

@@ -20,6 +20,7 @@ from .checks import integer as _integer, unknown_keys as _unknown
 from .display import parse_display
 from .environ import EnvReferences
 from .lookback import parse_lookback, parse_reconcile_every
+from .groups import parse_groups
 from .match import parse_match
 from .model import (DEFAULT_BATCH_SIZE, DEFAULT_BUCKET_SIZE, DEFAULT_CONFIG_NAME, DEFAULT_IDF, DEFAULT_MAX_CELL_CHARS,
                     DEFAULT_MAX_DISTANCE,
@@ -131,6 +132,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     bucket_size = _integer(store, "bucket_size", "store", problems, default=DEFAULT_BUCKET_SIZE, minimum=1)
 
     match = parse_match(_mapping(data, "match", problems, required=False), problems)
+    groups = parse_groups(_mapping(data, "groups", problems, required=False), problems)
 
     simhash = _mapping(data, "simhash", problems, required=False)
     _unknown(simhash, KEYS["simhash"], "simhash", problems)
@@ -211,6 +213,7 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         tables=tables,
         text=TextConfig(stopwords=stop_path, hmm=hmm, segmenter=segmenter, workers=workers, idf=idf, tf=tf),
         match=match,
+        groups=groups,
         path=None if base_dir is None else base_dir,
     )
 

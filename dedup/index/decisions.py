@@ -2,8 +2,9 @@
 
 A decision names two row keys (stored lower key first) and a verdict. Grouping takes the pairs
 the recipe found, drops those decided different and adds those decided same (when both rows
-have a fingerprint), then links as usual: a group held together only by a cut link splits,
-one held by other pairs stays whole.
+have a fingerprint), then groups (dedup.index.clusters): with star clustering two rows decided
+different are never in one group and a "same" pair joins the two rows' groups; as connected
+components a group held together only by a cut link splits, one held by other pairs stays whole.
 """
 
 from __future__ import annotations

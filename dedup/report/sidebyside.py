@@ -67,6 +67,8 @@ def render_pair(view: dict, width: int = 100, color: bool = False) -> str:
     groups = view.get("groups") or {}
     head.append("  groups: " + ", ".join(f"{visible(k)} in {'group ' + str(g) if g else 'no group'}"
                                          for k, g in groups.items()))
+    if view.get("path"):
+        head.append("  linked through: " + _path_text(view["path"]))
     names = {f["name"] for f in view["fields"]}
     others = {n: x for n, x in (view.get("scores") or {}).items() if n not in names and x is not None}
     if others:
@@ -107,3 +109,13 @@ def _listed(label: str, items: list[str], width: int) -> str:
 
 def _cell(text: str, width: int) -> str:
     return text + " " * max(0, width - _width(text))
+
+
+def _path_text(path: list[dict]) -> str:
+    """A group's chain of links between two rows: "1 -(0.910)- 7 -(0.882)- 12"."""
+    out = visible(path[0]["a"])
+    for link in path:
+        sim = link.get("similarity")
+        out += f" -({sim:.3f})- " if sim is not None else " -(?)- "
+        out += visible(link["b"])
+    return out

@@ -13,13 +13,14 @@ from typing import Callable
 
 import numpy as np
 
-from ..config.model import Config
+from ..config.model import Config, GroupsConfig
 from ..errors import ConfigError
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
 from ..index.pairs import distinct_rows
 from ..store import Skipped, Store, TableSnapshot, TermCounts, iso_utc
 from ..text.terms import TermModel
+from . import sizes
 from .lineage import counts, describe, keep_ids
 from .clock import StageClock
 from .locking import table_run
@@ -54,6 +55,8 @@ class FullResult:
     stages_cpu: dict[str, float] = field(default_factory=dict)  # the main process's CPU seconds per stage
     fingerprinted: int | None = None  # rows fingerprinted, when ``keys`` does not hold them (dedup.runs.spark)
     started: str | None = None  # when the run started, ISO 8601 UTC (set as it is recorded)
+    sizes: dict | None = None  # the groups' size profile (dedup.runs.sizes)
+    warnings: list[str] = field(default_factory=list)  # group sizes that look wrong (dedup.runs.sizes)
 
     @property
     def rows_in_groups(self) -> int:
@@ -69,6 +72,7 @@ class FullResult:
             "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
             "bad_keys": reasons.count("bad_key"), "truncated": self.truncated, "truncated_rows": self.truncated_rows,
             **self.changes, "seconds": round(self.seconds, 3), "started": self.started,
+            "sizes": self.sizes, "warnings": self.warnings,
         }
 
 
@@ -105,7 +109,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             with clock.stage("groups"):
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
             return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
-                              distinct, writer)
+                              distinct, writer, config.groups)
 
 
 def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
@@ -120,11 +124,12 @@ def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
                groups: list[Group], started: float, decisions=(), clock: StageClock | None = None,
-               distinct=None, writer: StoreWriter | None = None) -> FullResult:
+               distinct=None, writer: StoreWriter | None = None, limits: GroupsConfig | None = None) -> FullResult:
     """Replace the table's results in the store with a full run's, and record the run as finished:
     the groups keep the ids of the stored groups they overlap most (settle_groups), the run's
     changes are kept, and the ``decisions`` the groups were made with are marked applied.
-    ``writer``: the rows are being written by it already (dedup.runs.store_writer)."""
+    ``writer``: the rows are being written by it already (dedup.runs.store_writer); ``limits``: the
+    group sizes to warn of (dedup.runs.sizes)."""
     clock = clock or StageClock()
     fps = fingerprints_of(sketches, len(rows.keys))
     changes, rows_left = settle_groups(store, run, recipe.table.name, groups)
@@ -142,7 +147,7 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
     result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
                         rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
                         run.id, counts(changes, rows_left), rows.truncated_rows, clock.seconds, clock.cpu)
-    return finish_full(store, run, result, decisions, clock)
+    return finish_full(store, run, result, decisions, clock, limits)
 
 
 # The parts of storing a full run that the local run and dedup.runs.spark share (the Spark run's
@@ -172,10 +177,17 @@ def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.
                    row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None)
 
 
-def finish_full(store: Store, run, result: FullResult, decisions=(), clock: StageClock | None = None) -> FullResult:
-    """Record the run as finished, the ``decisions`` the groups were made with marked applied."""
+def finish_full(store: Store, run, result: FullResult, decisions=(), clock: StageClock | None = None,
+                limits: GroupsConfig | None = None) -> FullResult:
+    """Record the run as finished, the ``decisions`` the groups were made with marked applied;
+    with ``limits``, the group sizes that look wrong against the last run's are warned of."""
     if clock is not None:
         log.info("%s: stages: %s", result.table, clock.line())
+    result.sizes = sizes.profile(result.groups)
+    if limits is not None:
+        result.warnings = sizes.warnings(result.sizes, sizes.last(store, result.table, run.id), result.groups, limits)
+        for w in result.warnings:
+            log.warning("%s: %s", result.table, w)
     if decisions:
         store.mark_decisions_applied(result.table, [d.pair for d in decisions], run.id)
     result.started = iso_utc(run.started_at)

@@ -19,13 +19,14 @@ from typing import Callable
 import numpy as np
 
 from ..config.lookback import describe as describe_lookback
-from ..config.model import Config
+from ..config.model import Config, GroupsConfig
 from ..errors import ConfigError
-from ..index.decisions import Decision, apply_decisions, decided_keys
-from ..index.groups import Group, Pair, linked_groups
+from ..index.decisions import Decision, decided_keys
+from ..index.clusters import QUORUM, cluster
+from ..index.groups import Group, Pair
 from ..index.keys import key_sort
 from ..store import Store, TableChanges, iso_utc
-from . import late
+from . import late, sizes
 from .full import stored_terms
 from .lineage import describe
 from .locking import table_run
@@ -63,6 +64,8 @@ class IncrementalResult:
     run_id: int | None = None
     seconds: float = 0.0
     started: str | None = None  # when the run started, ISO 8601 UTC
+    sizes: dict | None = None  # the groups' size profile after the run (dedup.runs.sizes)
+    warnings: list[str] = field(default_factory=list)  # group sizes that look wrong (dedup.runs.sizes)
 
     def summary(self) -> dict:
         return {
@@ -76,7 +79,8 @@ class IncrementalResult:
             "unchanged": self.unchanged, "lookback_from": self.lookback_from, "reconciled": self.reconciled,
             "deleted": self.deleted, "unseen_rows": self.unseen_rows,
             "merges": [{"into": k, "from": v} for k, v in sorted(self.merges.items())],
-            "seconds": round(self.seconds, 3), "started": self.started,
+            "seconds": round(self.seconds, 3), "started": self.started, "sizes": self.sizes,
+            "warnings": self.warnings,
         }
 
 
@@ -107,7 +111,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
         rows.watermark = late.later(rows.watermark, since)
         sketches = recipe.sketch(rows.features, stored_terms(store, name, rows.features) if recipe.idf else None)
         decisions = store.decisions(name)
-        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, decisions, gone)
+        changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, decisions, gone, config.groups)
         log.debug("%s: writing the changes of run %d", name, run.id)
         store.apply_changes(changes)
         mark_applied(store, name, decisions, run.id)
@@ -158,13 +162,14 @@ def mark_applied(store: Store, table: str, decisions: list[Decision], run_id: in
 
 
 def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray, run_id: int,
-                 version: dict, decisions: list[Decision] = (), gone: list[str] = ()
-                 ) -> tuple[TableChanges, IncrementalResult]:
+                 version: dict, decisions: list[Decision] = (), gone: list[str] = (),
+                 limits: GroupsConfig | None = None) -> tuple[TableChanges, IncrementalResult]:
     """Work out, from the store and the new rows, everything the store must change, and what it amounts to.
 
     ``decisions`` (all of the table's): pairs decided different are cut, pairs decided same joined;
     the groups of rows named by a decision no run has applied yet are regrouped as if a member changed.
-    ``gone``: stored keys deleted from the source (they leave like changed rows, and do not come back)."""
+    ``gone``: stored keys deleted from the source (they leave like changed rows, and do not come back).
+    ``limits``: warn (logged, and in the result) of group sizes that look wrong (dedup.runs.sizes)."""
     table = recipe.table.name
     result = IncrementalResult(table, run_id=run_id)
     new_keys, new_sketches = rows.keys, np.asarray(sketches, dtype=np.uint64)
@@ -199,8 +204,14 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
             pairs += recipe.pairs(rest, stored_sketches(store, table, rest, fp, new_sketches.shape[1]))
         else:
             pairs += g.pairs
-    pairs = apply_decisions(pairs, decisions, fp)
-    groups = _assign_ids(pairs, fp, old_groups, old_group_of, store.max_group_id(table) + 1, run_id, result)
+    lookup = SketchLookup(store, table, fp, dict(zip(new_keys, new_sketches)), recipe.width)
+    if recipe.clustering == "star":  # the rows a new row may be checked against, in one read
+        lookup([k for g in old_groups.values() for k in g.keys[:QUORUM] if k not in in_batch]
+               + [k for k in matched if k not in old_group_of and k in fp])
+    check = recipe.centre_check(lookup)
+    settled = [g for g in old_groups.values() if g.id not in touched]  # members unchanged: placed already
+    groups = _assign_ids(cluster(pairs, fp, check, decisions, settled), old_groups, old_group_of,
+                         store.max_group_id(table) + 1, run_id, result)
 
     result.rows_read = rows.rows_read
     result.fingerprinted = len(new_keys)
@@ -213,6 +224,12 @@ def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray,
     result.rows_joining = sum(1 for key in new_keys if key in grouped)
     result.dissolved = sorted(set(old_groups) - {g.id for g in groups} - {i for v in result.merges.values() for i in v})
     history, result.rows_leaving = describe(old_groups, groups)
+    result.sizes, before = sizes.current(store, table, run_id, old_groups, groups)
+    if limits is not None:
+        changed = set(result.new_groups) | set(result.grown_groups)
+        result.warnings = sizes.warnings(result.sizes, before, [g for g in groups if g.id in changed], limits)
+        for w in result.warnings:
+            log.warning("%s: %s", table, w)
     result.split = [c.group for c in history if "split" in c.kinds]
 
     old_keys = list(stored_before)
@@ -295,13 +312,28 @@ def _verified(store: Store, table: str, pairs: list[tuple[str, str, int]], new_k
     return [p for p, ok in zip(pairs, keep) if ok], copies
 
 
-def _assign_ids(pairs: list[Pair], fp: dict[str, int], old_groups: dict[int, Group], old_group_of: dict[str, int],
+class SketchLookup:
+    """keys -> their sketches, (len, width): this batch's rows from memory, stored rows from the
+    store, each fetched once (star clustering verifies a few (centre, row) pairs at a time)."""
+
+    def __init__(self, store: Store, table: str, fp: dict[str, int], new: dict[str, np.ndarray], width: int):
+        self.store, self.table, self.fp, self.known, self.width = store, table, fp, dict(new), width
+
+    def __call__(self, keys: list[str]) -> np.ndarray:
+        missing = sorted({k for k in keys if k not in self.known}, key=key_sort)
+        if missing:
+            self.known.update(zip(missing, stored_sketches(self.store, self.table, missing, self.fp, self.width)))
+        return np.array([self.known[k] for k in keys], dtype=np.uint64).reshape(len(keys), self.width)
+
+
+def _assign_ids(clustered: list[Group], old_groups: dict[int, Group], old_group_of: dict[str, int],
                 next_id: int, run_id: int, result: IncrementalResult) -> list[Group]:
-    """Components of the pairs as groups, keeping stored ids: the oldest id of the groups a component
-    contains survives; a split group's id stays with its part holding the lowest key."""
+    """The new groups (dedup.index.clusters.cluster), keeping stored ids: the oldest id of the
+    groups a new group contains rows of survives; a split group's id stays with its part holding
+    the lowest key."""
     used: set[int] = set()
     out: list[Group] = []
-    for group in linked_groups(pairs, fp):
+    for group in clustered:
         members = group.keys
         ids = sorted({old_group_of[m] for m in members if m in old_group_of} - used)
         if ids:

@@ -20,9 +20,9 @@ from ..index.bands import BandScheme, TextVerifier
 from ..index.records import RecordScheme
 from ..index.blocks import BITS, BlockLayout
 from ..index.candidates import near_pairs
-from ..index.decisions import apply_decisions, decided_keys
 from ..index.fingerprint import HashedFeatures
-from ..index.groups import Group, Pair, build_groups
+from ..index.clusters import Check, cluster
+from ..index.groups import Group, Pair
 from ..index.keys import picked
 from ..index.names import as_str, suffixed
 from ..index.anchors import ANCHORLESS
@@ -52,9 +52,16 @@ class Recipe:
     stamp: dict  # the version stamp, without what a full run learns
     scheme: object = None  # minhash recipe: the keys over the signature words (BandScheme or RecordScheme)
     learned: dict | None = None  # what the scheme learned from the whole table (record tables)
+    clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> "Recipe":
+        recipe = cls._of(config, table)
+        clustering = config.groups.clustering if recipe.verifier is not None else "components"
+        return replace(recipe, clustering=clustering, stamp={**recipe.stamp, "clustering": clustering})
+
+    @classmethod
+    def _of(cls, config: Config, table: TableConfig | str | None = None) -> "Recipe":
         tcfg = table if isinstance(table, TableConfig) else config.table(table)
         if config.match.method == "minhash":
             return _minhash_recipe(config, tcfg)
@@ -190,16 +197,41 @@ class Recipe:
                distinct=None) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key; ``decisions``
         (dedup.index.decisions) cut the pairs decided different and join those decided same."""
-        return self.grouped(keys, fingerprints_of(sketches, len(keys)),
-                            self.pairs(keys, sketches, clock=clock, distinct=distinct), decisions)
+        sk = self.matrix(sketches)
+        pairs = self.pairs(keys, sk, clock=clock, distinct=distinct)
+        at = {k: i for i, k in enumerate(keys)}
+        check = self.centre_check(lambda ks: sk[np.fromiter((at[k] for k in ks), np.int64, len(ks))])
+        return self.grouped(keys, fingerprints_of(sk, len(keys)), pairs, decisions, check)
 
-    @staticmethod
-    def grouped(keys: list[str], fps: np.ndarray, pairs: list, decisions=()) -> list[Group]:
-        """Groups of verified ``pairs`` after the ``decisions`` (the local run's and Spark's alike)."""
-        if decisions:
-            wanted = decided_keys(decisions)
-            pairs = apply_decisions(pairs, decisions, {k: int(f) for k, f in zip(keys, fps.tolist()) if k in wanted})
-        return build_groups(keys, fps, pairs)
+    def grouped(self, keys: list[str], fps: np.ndarray, pairs: list, decisions=(), check: Check | None = None
+                ) -> list[Group]:
+        """Groups of verified ``pairs`` after the ``decisions``, numbered 1.. from their lowest key
+        (the local run's and Spark's alike); ``check``: this recipe's ``centre_check`` (None:
+        connected components)."""
+        groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions)
+        for n, g in enumerate(groups, 1):
+            g.id = n
+        return groups
+
+    def centre_check(self, rows) -> Check | None:
+        """What star clustering (dedup.index.clusters) verifies a (centre, row) pair with: this
+        recipe's verifier on the rows' sketches (``rows``: keys -> (len, width) sketches); None when
+        the recipe groups connected components. A row identical to one checked against the same
+        centre is answered from the first (50,000 copies of a petition: one verification)."""
+        if self.clustering != "star":
+            return None
+        seen: dict[tuple[str, bytes], bool] = {}
+
+        def check(pairs: list[tuple[str, str]]) -> list[bool]:
+            b = rows([u for _, u in pairs])
+            ids = [(c, b[n].tobytes()) for n, (c, _) in enumerate(pairs)]
+            todo = [n for n, i in enumerate(ids) if i not in seen]
+            if todo:
+                a = rows([pairs[n][0] for n in todo])
+                for n, ok in zip(todo, self.verify(a, b[todo]).tolist()):
+                    seen[ids[n]] = bool(ok)
+            return [seen[i] for i in ids]
+        return check
 
     def block_names(self, sketches: np.ndarray) -> list[list[str]]:
         """Each row's block names (from its sketch; the simhash recipe needs only the fingerprints)."""

@@ -131,9 +131,14 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
             wanted = decided_keys(decisions)
             fp_of.update(keyed.filter(lambda kv: kv[0] in wanted).map(
                 lambda kv: (kv[0], int(np.frombuffer(kv[1], np.uint64, 1)[0]))).collect())
+        check = None
+        if recipe.clustering == "star":  # the paired rows' sketches: star clustering verifies (centre, row)
+            paired = set(fp_of)
+            sketch_of = dict(keyed.filter(lambda kv: kv[0] in paired).collect())
+            check = recipe.centre_check(lambda ks: np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks]))
         parts.unpersist()
         groups = recipe.grouped(list(fp_of), np.fromiter(fp_of.values(), np.uint64, len(fp_of)),
-                                [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions)
+                                [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions, check)
         changes, rows_left = settle_groups(store, run, tname, groups)
         store.replace_table_staged(snapshot(run, recipe, terms, groups, changes, got.extra, got.rows.watermark))
         log.debug("%s: %d groups, staging swapped in, %.1f s", tname, len(groups), time.perf_counter() - started)
@@ -142,7 +147,7 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
                             watermark=r.watermark, seconds=time.perf_counter() - started, truncated=r.truncated,
                             null_keys=r.null_keys, run_id=run.id, changes=counts(changes, rows_left),
                             truncated_rows=r.truncated_rows, fingerprinted=got.fingerprinted)
-        return finish_full(store, run, result, decisions)
+        return finish_full(store, run, result, decisions, limits=config.groups)
 
 
 def keyed_rows(part: Part, drop: set[str]) -> list[tuple[str, bytes]]:

@@ -1,0 +1,215 @@
+"""Pairs -> groups that hold together: star clustering in key order, decisions as hard constraints.
+
+Connected components of independently accepted pairs chain: A~B, B~C and C~D put A and D in one
+group though they share nothing, and on a table of form letters one noisy link after another
+joins hundreds of unrelated letters. Here a row joins a group only when it is close to the group,
+not to one member of a chain: to most of the group's first rows (its *head*: the centre, its
+first row in key order, and the next two):
+
+- rows are taken in key order; a row looks at the groups of its earlier partners (its pairs with
+  rows of lower key) and tries them in the order of their centres;
+- it joins the first group whose head it mostly matches (1 of 1, 2 of 2, 2 of 3; a pair found
+  with a head row was verified already, the others are verified now through ``check``, the
+  recipe's own verifier: the seam that keeps clustering apart from how pairs are scored), and
+  where no member was decided "different" from it (cannot-link);
+- a row that joins no group starts one: it is a centre, and stays one;
+- then a pair decided "same" joins the two rows' groups, unless a row of one was decided
+  "different" from a row of the other (a "different" always wins).
+
+A head is more forgiving than the centre alone (a group whose first row is a corrupted copy still
+takes the clean copies that match its other rows) and as strict against chains (the next link of a
+chain matches one head row, not most).
+
+Why this shape: a row's place depends only on the rows before it, so a group's head is always its
+lowest keys and the stored groups are all the state a later run needs (rows appended in key
+order are placed exactly as a full run places them; dedup.runs.incremental re-places the rows of
+the groups a batch touches). The work is bounded per row: one verification per candidate centre,
+usually none (a row's pair is mostly with the centre itself), so 50,000 copies of one petition are
+one group at the cost of a dictionary look-up each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .decisions import DIFFERENT, apply_decisions, verdicts
+from .groups import Group, Pair, linked_groups
+from .keys import key_sort
+
+Check = Callable[[list[tuple[str, str]]], list[bool]]  # (centre, row) pairs -> whether each holds
+
+
+QUORUM = 3  # a row is checked against a group's first this many rows (its head)
+
+
+def need_of(head: int) -> int:
+    """How many rows of a head of ``head`` rows a row must match to join: half, at least one
+    (1 of 1, 1 of 2, 2 of 3)."""
+    return (head + 1) // 2
+
+
+def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
+                  different: dict[str, set[str]] | None = None,
+                  same: set[tuple[str, str]] = frozenset()) -> list[list[str]]:
+    """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
+
+    ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:
+    key -> keys decided different from it (never in one cluster); ``same``: pairs decided the same
+    (lower key first; they join without the check, if no "different" forbids it; ``cluster``
+    joins the groups of such pairs afterwards instead)."""
+    return _star(pairs, rank, check, different or {}, same)[0]
+
+
+def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None
+          ) -> tuple[list[list[str]], dict[str, str]]:
+    """(clusters, row -> the member whose link placed it). ``settled``: row -> the head it was
+    placed against before (a stored group): facing the same head, it joins without a check."""
+    settled = settled or {}
+    earlier: dict[str, list[str]] = {}
+    for p in pairs:
+        a, b = (p.a, p.b) if rank(p.a) <= rank(p.b) else (p.b, p.a)
+        if a != b:
+            earlier.setdefault(b, []).append(a)
+            earlier.setdefault(a, [])
+    centre_of: dict[str, str] = {}
+    members: dict[str, list[str]] = {}
+    via: dict[str, str] = {}
+    for u in sorted(earlier, key=rank):
+        centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
+                              settled.get(u))
+        centre_of[u] = centre
+        members.setdefault(centre, []).append(u)
+        if link is not None:
+            via[u] = link
+    return [m for m in members.values() if len(m) > 1], via
+
+
+def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
+           check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None
+           ) -> tuple[str, str | None]:
+    """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
+    it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
+    pair found with one of them was verified already; the others are verified only when needed)."""
+    if not partners:
+        return u, None
+    barred = {centre_of[k] for k in apart if k in centre_of} if apart else ()
+    direct = set(partners)
+    centres = {centre_of[v] for v in partners}
+    for c in sorted(centres, key=rank) if len(centres) > 1 else centres:
+        if c in barred:
+            continue
+        forced = [v for v in partners if centre_of[v] == c and (v, u) in same] if same else ()
+        if forced:
+            return c, forced[0]
+        head = members[c][:QUORUM]
+        held = [m for m in head if m in direct]
+        if before is not None and held and tuple(head) == before:  # checked against this head before
+            return c, min(held, key=rank)
+        need = need_of(len(head))
+        if len(held) < need:
+            rest = [m for m in head if m not in direct]
+            held += [m for m, ok in zip(rest, check([(m, u) for m in rest])) if ok]
+        if len(held) >= need:
+            return c, min(held, key=rank)
+    return u, None
+
+
+def star_groups(clusters: list[list[str]], fp: dict[str, int], via: dict[str, str] | None = None,
+                links: Iterable[tuple[str, str]] = ()) -> list[Group]:
+    """Unnumbered groups (id 0) of clusters, in order of their lowest keys: distances to the
+    first row, and a pair a member: its link to the member that placed it (``via``), or for the
+    first row of a group merged in by a "same" decision, that decision's pair (``links``)."""
+    via = via or {}
+    joined: dict[str, list[tuple[str, str]]] = {}
+    for a, b in links:
+        joined.setdefault(a, []).append((a, b))
+    out = []
+    for keys in clusters:
+        c = keys[0]
+        dist = [(fp[k] ^ fp[c]).bit_count() for k in keys]
+        # each star is a tree of via links from its centre; the "same" pairs join the stars
+        pairs = [ordered_pair(via[k], k, fp) for k in keys[1:] if k in via] + \
+                [ordered_pair(a, b, fp) for k in keys for a, b in joined.get(k, ())]
+        out.append(Group(0, list(keys), dist, sorted(set(pairs), key=lambda p: (key_sort(p.a), key_sort(p.b)))))
+    return out
+
+
+def _merged(clusters: list[list[str]], same, different: dict[str, set[str]]) -> tuple[list[list[str]], list]:
+    """The clusters joined by the pairs decided "same" (an unclustered row is a cluster of its own),
+    unless a row of one was decided different from a row of the other; with the pairs that joined."""
+    of: dict[str, int] = {k: i for i, c in enumerate(clusters) for k in c}
+    rows = [list(c) for c in clusters]
+    used = []
+    for a, b in sorted(same, key=lambda p: (key_sort(p[0]), key_sort(p[1]))):
+        for k in (a, b):
+            if k not in of:
+                of[k] = len(rows)
+                rows.append([k])
+        i, j = of[a], of[b]
+        if i == j or any(y in different.get(x, ()) for x in rows[i] for y in rows[j]):
+            continue
+        for k in rows[j]:
+            of[k] = i
+        rows[i] += rows[j]
+        rows[j] = []
+        used.append((a, b))
+    out = [sorted(r, key=key_sort) for r in rows if len(r) > 1]
+    return sorted(out, key=lambda r: key_sort(r[0])), used
+
+
+def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
+    """The pair of rows ``a`` and ``b``, lower key first, with their fingerprints' distance."""
+    a, b = (a, b) if key_sort(a) <= key_sort(b) else (b, a)
+    return Pair(a, b, (fp[a] ^ fp[b]).bit_count())
+
+
+def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
+            settled: Iterable[Group] = ()) -> list[Group]:
+    """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
+    order of their lowest key: star clusters with ``check``, connected components without it.
+    ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
+    stored groups whose rows were placed by an earlier run (a row facing the same head rows
+    again joins without being checked again: an incremental run reads no sketch for it)."""
+    pairs = apply_decisions(pairs, decisions, fp)
+    if check is None:
+        return linked_groups(pairs, fp)
+    different: dict[str, set[str]] = {}
+    same: set[tuple[str, str]] = set()
+    for (a, b), verdict in verdicts(decisions).items():
+        if verdict == DIFFERENT:
+            different.setdefault(a, set()).add(b)
+            different.setdefault(b, set()).add(a)
+        elif a in fp and b in fp:  # as apply_decisions: a row without a fingerprint is in no group
+            same.add((a, b))
+    # a pair decided "same" is no link to place a row by: it joins the two rows' groups afterwards
+    found = [p for p in pairs if (p.a, p.b) not in same and (p.b, p.a) not in same]
+    position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
+    before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
+    clusters, via = _star(found, position.__getitem__, check, different, (), before)
+    if same:
+        clusters, links = _merged(clusters, same, different)
+        return star_groups(clusters, fp, via, links)
+    return star_groups(clusters, fp, via)
+
+
+def link_path(pairs: Iterable[Pair], a: str, b: str) -> list[str] | None:
+    """The shortest chain of rows from ``a`` to ``b`` along ``pairs`` (a group's links), both ends
+    included; None when the links do not join them. What `dedup explain` shows for two rows of one
+    group that are no pair themselves."""
+    nxt: dict[str, list[str]] = {}
+    for p in pairs:
+        nxt.setdefault(p.a, []).append(p.b)
+        nxt.setdefault(p.b, []).append(p.a)
+    came: dict[str, str | None] = {a: None}
+    todo = [a]
+    for here in todo:  # breadth first: todo grows as it is read
+        if here == b:
+            path = [b]
+            while came[path[-1]] is not None:
+                path.append(came[path[-1]])
+            return path[::-1]
+        for there in sorted(nxt.get(here, ()), key=key_sort):
+            if there not in came:
+                came[there] = here
+                todo.append(there)
+    return None
