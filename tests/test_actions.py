@@ -35,6 +35,10 @@ def config(request, tmp_path, monkeypatch):
     return config
 
 
+def members(by_id: dict[int, set[str]]) -> set[frozenset[str]]:
+    return {frozenset(keys) for keys in by_id.values()}
+
+
 def groups(config) -> dict[int, set[str]]:
     store = open_store(config.store_url, read_only=True)
     try:
@@ -164,7 +168,9 @@ def test_undo_restores_what_an_action_replaced_and_history_lists_the_actions(con
     with pytest.raises(ConfigError, match="^nothing to undo by bob in 'petitions'$"):
         actions.undo_last(config, None, reviewer="bob")
     actions.undo_last(config, None)
-    assert decisions(config) == [] and groups(config) == before
+    # the same rows grouped as before; a group the actions dissolved comes back under a new id
+    # (star clustering: "different" on two of three rows takes one out, the take-out dissolves the rest)
+    assert decisions(config) == [] and members(groups(config)) == members(before)
     with pytest.raises(ConfigError, match="^nothing to undo in 'petitions'$"):
         actions.undo_last(config, None)
 
