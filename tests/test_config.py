@@ -123,3 +123,28 @@ def test_unknown_table_is_named():
     cfg = parse_config(GOOD)
     with pytest.raises(ConfigError, match="table 'other' is not in the config"):
         cfg.table("other")
+
+
+def test_date_column_and_labels():
+    """A table's date column and plain labels are read as given; left out, none and no labels."""
+    t = dict(GOOD["tables"]["petitions"], date_column="filed_at", labels={"name": " 姓名 ", "phone": "电话", 3: 7})
+    table = parse_config(dict(GOOD, tables={"petitions": t})).table("petitions")
+    assert table.date_column == "filed_at" and "filed_at" in table.columns
+    assert table.labels == {"name": "姓名", "phone": "电话", "3": "7"}
+    assert (table.label("name"), table.label("content")) == ("姓名", "content")
+    plain = parse_config(GOOD).table("petitions")
+    assert plain.date_column is None and plain.labels == {} and plain.label("name") == "name"
+
+
+def test_date_column_and_labels_problems_are_reported_with_key_paths():
+    t = dict(GOOD["tables"]["petitions"], date_column=["filed_at"], labels={"name": "", "phone": ["x"]})
+    with pytest.raises(ConfigError) as e:
+        parse_config(dict(GOOD, tables={"petitions": t}))
+    msg = str(e.value)
+    for part in ("tables.petitions.date_column: must be a column name",
+                 "tables.petitions.labels.name: must be a label (text)",
+                 "tables.petitions.labels.phone: must be a label (text)"):
+        assert part in msg
+    t = dict(GOOD["tables"]["petitions"], labels=["name"])
+    with pytest.raises(ConfigError, match="tables.petitions.labels: must be a mapping of column name to label"):
+        parse_config(dict(GOOD, tables={"petitions": t}))

@@ -60,6 +60,8 @@ def test_demo_table_gets_the_demo_config_and_scores_as_it_does(runner, tmp_path)
     assert result.exit_code == 0, result.output
     table = load_config(out).table("petitions")
     assert table.key == "id" and table.watermark == "updated_at"
+    assert table.date_column == "updated_at"  # no column says when a row was filed: the watermark's date
+    assert "date column: updated_at (the watermark's date/time" in result.stderr
     assert {f.name: f.kind for f in table.fields} == {"name": "short", "phone": "short", "address": "short",
                                                       "title": "text", "content": "text"}
     assert "# category: left out, " in out.read_text(encoding="utf-8")
@@ -117,7 +119,8 @@ def test_english_table_without_primary_key(runner, tmp_path):
     result = init(runner, url, "tickets", out)
     assert result.exit_code == 0, result.output
     table = load_config(out).table("tickets")
-    assert (table.key, table.watermark) == ("ticket_no", "opened_at")
+    assert (table.key, table.watermark, table.date_column) == ("ticket_no", "opened_at", "opened_at")
+    assert "    date_column: opened_at  # a date/time set when a row is added" in out.read_text(encoding="utf-8")
     kinds = {f.name: f.kind for f in table.fields}
     assert kinds["body"] == "text" and kinds["email"] == "short" and "status" not in kinds
     groups = full_groups(runner, out, "tickets")

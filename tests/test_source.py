@@ -69,6 +69,19 @@ def test_missing_table_and_columns_are_config_errors(db_url):
     assert "tables.petitions.watermark: column 'changed'" in str(e.value)
 
 
+def test_date_column_and_labels_name_columns_of_the_table(db_url):
+    """A date column or a label for a column the table lacks: one line naming it and listing the columns."""
+    make_table(db_url, [])
+    with pytest.raises(ConfigError) as e:
+        Source(db_url, table_cfg(date_column="filed", labels={"nmae": "姓名", "name": "姓名"}))
+    msg = str(e.value)
+    assert msg.startswith("tables.petitions.date_column: column 'filed' not in table 'petitions'; "
+                          "tables.petitions.labels.nmae: column 'nmae' not in table 'petitions' (columns: ")
+    assert "\n" not in msg and "name, " in msg
+    with Source(db_url, table_cfg(date_column="updated_at", labels={"name": "姓名"})) as src:
+        assert src.config.date_column == "updated_at"
+
+
 def test_unreachable_database_is_a_source_error_without_password():
     url = "postgresql+psycopg://dedup:hunter2@127.0.0.1:1/nodb?connect_timeout=2"
     with pytest.raises(SourceError) as e:

@@ -45,7 +45,8 @@ KEYS = {
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
     "text": {"stopwords", "hmm", "segmenter", "workers", "idf", "tf"},
-    "tables.<name>": {"key", "watermark", "watermark_lookback", "reconcile_every", "fields", "display", "fingerprint"},
+    "tables.<name>": {"key", "watermark", "watermark_lookback", "reconcile_every", "fields", "display", "fingerprint",
+                      "date_column", "labels"},
     "tables.<name>.fields.<column>": {"kind", "weight", "n", "match"},
 }
 
@@ -79,6 +80,12 @@ class TableConfig:
     max_cell_chars: int = DEFAULT_MAX_CELL_CHARS  # source.max_cell_chars: longer field values are cut when read
     watermark_lookback: object = None  # timedelta or number (dedup.config.lookback); None: the default by type
     reconcile_every: int = 0  # reconcile deletes every N-th incremental run; 0: only with --reconcile
+    date_column: str | None = None  # when a row was filed: shown and ordered by in reports
+    labels: dict[str, str] = field(default_factory=dict, hash=False)  # column -> what a report calls it
+
+    def label(self, column: str) -> str:
+        """The plain label of ``column`` (the ``labels`` map), else its name."""
+        return self.labels.get(column, column)
 
     @property
     def by_field(self) -> bool:
@@ -91,6 +98,8 @@ class TableConfig:
         if self.watermark:
             cols.append(self.watermark)
         cols.extend(self.display)
+        if self.date_column:
+            cols.append(self.date_column)
         return tuple(dict.fromkeys(cols))
 
 

@@ -17,6 +17,7 @@ import yaml
 from ..errors import ConfigError
 from ..index.blocks import BITS, MIN_KEY_BITS, BlockLayout
 from .checks import integer as _integer, unknown_keys as _unknown
+from .display import parse_display
 from .environ import EnvReferences
 from .lookback import parse_lookback, parse_reconcile_every
 from .match import parse_match
@@ -234,18 +235,7 @@ def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int,
             f = _parse_field(str(col), spec, f"{path}.fields.{col}", problems)
             if f is not None:
                 fields.append(f)
-    display_raw = raw.get("display")
-    display: tuple[str, ...]
-    if display_raw is None:
-        shorts = [f.name for f in fields if f.kind == "short"]
-        shorts += [f.name for f in fields if f.kind == "chars"]
-        texts = [f.name for f in fields if f.kind == "text"]
-        display = tuple(shorts + texts[:1])
-    elif isinstance(display_raw, list) and all(isinstance(c, str) for c in display_raw):
-        display = tuple(display_raw)
-    else:
-        problems.add(f"{path}.display", "must be a list of column names")
-        display = ()
+    shown = parse_display(raw, path, problems, fields)
     fingerprint = raw.get("fingerprint", "auto")
     if fingerprint not in FINGERPRINTS:
         problems.add(f"{path}.fingerprint", "must be auto, row or fields")
@@ -264,7 +254,8 @@ def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int,
             problems.add(f"{path}.fingerprint", f"{e}: set fingerprint: row, or {fix}")
     if not key or not fields:
         return None
-    return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=display,
+    return TableConfig(name=name, key=key, fields=tuple(fields), watermark=watermark, display=shown.columns,
+                       date_column=shown.date_column, labels=shown.labels,
                        fingerprint=fingerprint, max_cell_chars=max_cell_chars,
                        watermark_lookback=parse_lookback(raw, path, problems),
                        reconcile_every=parse_reconcile_every(raw, path, problems))

@@ -40,6 +40,7 @@ class Starter:
     display: list[str] = field(default_factory=list)
     sampled: int = 0  # rows looked at
     password_hidden: bool = False  # the URL had a password, now ${PASSWORD_VAR}
+    date_column: Choice | None = None  # when a row was filed, shown in reports
 
 
 def name(text: str) -> str:
@@ -77,6 +78,9 @@ def render(s: Starter) -> str:
     for f in s.left_out:
         lines.append(f"      # {name(f.column)}: left out, {f.why}")
     lines.append(f"    display: [{', '.join(name(c) for c in s.display)}]  # shown with each row in reports")
+    if s.date_column is not None:
+        lines.append(f"    date_column: {name(s.date_column.column)}  # {s.date_column.why}")
+    lines.append("    # labels: {column: plain label}  # what reports call a column instead of its name")
     return "\n".join(lines) + "\n"
 
 
@@ -90,6 +94,8 @@ def explain(s: Starter) -> list[str]:
     out += [f"  field {f.column}: {_spec(f.spec)} ({f.why})" for f in s.fields]
     out += [f"  left out {f.column}: {f.why}" for f in s.left_out]
     out.append(f"  display: {', '.join(s.display)}")
+    if s.date_column is not None:
+        out.append(f"  date column: {s.date_column.column} ({s.date_column.why})")
     if s.password_hidden:
         out.append(f"  the source password is not written: the config reads it from ${{{PASSWORD_VAR}}}; "
                    f"set {PASSWORD_VAR} to it (percent-encoded, as in the URL) before running dedup")

@@ -57,7 +57,8 @@ def guess_starter(url: str, table: str, config_path: str | os.PathLike, sample: 
     source_url, hidden = _public_url(url, config_dir)
     return Starter(table=table, source_url=source_url, store_url=f"sqlite:///{Path(config_path).stem}-store.db",
                    key=key, watermark=watermark, no_watermark=no_watermark, fields=fields, left_out=left_out,
-                   display=display_columns(fields, profiles), sampled=len(rows), password_hidden=hidden)
+                   display=display_columns(fields, profiles), sampled=len(rows), password_hidden=hidden,
+                   date_column=_date_column(profiles, key.column, engine.dialect.name, watermark))
 
 
 def _sqlite_file_exists(url: str) -> None:
@@ -97,6 +98,27 @@ def _key(conn, tbl: sa.Table, profiles: list[Profile]) -> Choice:
                       "nothing written")
 
 
+def _dated(p: Profile, dialect: str) -> bool:
+    """Whether a column holds dates or times (typed so, or text that all reads as one)."""
+    return column_kind(p.column, dialect) in ("datetime", "timestamp", "date") or bool(
+        p.text and p.filled and all(_ISO_TIME.match(v) for v in p.strings))
+
+
+def _date_column(profiles: list[Profile], key: str, dialect: str, watermark: Choice | None) -> Choice | None:
+    """The date/time that says when a row was filed, for reports: one whose name says rows are added
+    (created_at, filed_on) before one that says they change, else the watermark when it is a date."""
+    dated = [p.column.name for p in profiles
+             if p.column.name != key and not hinted(p.column.name, "birth") and _dated(p, dialect)]
+    added = [c for c in dated if re.search(_ADDED, c, re.I) and not re.search(_CHANGED, c, re.I)]
+    if added:
+        return Choice(added[0], None, "a date/time set when a row is added: reports show it and order each "
+                                      "group's rows by it")
+    if watermark is not None and watermark.column in dated:
+        return Choice(watermark.column, None, "the watermark's date/time (no column says when a row was filed): "
+                                              "reports show it and order each group's rows by it")
+    return None
+
+
 def _watermark(tbl: sa.Table, profiles: list[Profile], key: str, dialect: str) -> tuple[Choice | None, str]:
     """A column that says a row is new or changed, or None and why there is none."""
     best = None
@@ -104,10 +126,7 @@ def _watermark(tbl: sa.Table, profiles: list[Profile], key: str, dialect: str) -
         c = p.column
         if c.name == key or hinted(c.name, "birth"):
             continue
-        kind = column_kind(c, dialect)
-        dated = kind in ("datetime", "timestamp", "date") or (
-            p.text and p.filled and all(_ISO_TIME.match(v) for v in p.strings))
-        if not dated:
+        if not _dated(p, dialect):
             continue
         rank = 0 if re.search(_CHANGED, c.name, re.I) else 1 if re.search(_ADDED, c.name, re.I) else 2
         if best is None or rank < best[0]:

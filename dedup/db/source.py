@@ -86,6 +86,8 @@ class Source:
         if cfg.watermark:
             checks.append(("watermark", cfg.watermark))
         checks += [("display", c) for c in cfg.display]
+        checks += [("date_column", c) for c in [cfg.date_column] if c]
+        checks += [(f"labels.{c}", c) for c in cfg.labels]
         for path, col in checks:
             if col not in tbl.c:
                 missing.append(f"tables.{name}.{path}: column {col!r} not in table {name!r}")
