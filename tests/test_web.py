@@ -216,7 +216,7 @@ def test_serve_refuses_other_hosts_without_a_token(demo):
 
 def test_every_message_has_both_languages_and_templates_use_known_keys():
     assert all(zh and en for zh, en in MESSAGES.values())
-    used = {k for p in TEMPLATES.glob("*.html") for k in re.findall(r"\bt\('([a-z_]+)'\)", p.read_text("utf-8"))}
+    used = {k for p in TEMPLATES.glob("*.html") for k in re.findall(r"\bt\(['\"]([a-z_]+)['\"]\)", p.read_text("utf-8"))}
     assert used and used <= set(MESSAGES), used - set(MESSAGES)
 
 

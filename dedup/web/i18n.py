@@ -95,6 +95,14 @@ MESSAGES: dict[str, tuple[str, str]] = {  # key -> (zh, en)
 }
 
 
+# dedup.runs.explain.Scorer.measure, in Chinese
+MEASURES = {
+    "estimated Jaccard similarity of the contents": "内容的 Jaccard 相似度（估计值）",
+    "weighted field score": "各字段加权得分",
+    "weighted field similarity": "各字段加权相似度",
+}
+
+
 def translator(lang: str):
     """A function key -> text in ``lang`` (zh or en)."""
     at = LANGS.index(lang) if lang in LANGS else 0
@@ -103,3 +111,8 @@ def translator(lang: str):
         return MESSAGES[key][at]
 
     return t
+
+
+def measure_in(lang: str, measure: str | None) -> str | None:
+    """The scorer's measure in ``lang`` (English as it is; Chinese where known)."""
+    return MEASURES.get(measure or "", measure) if lang == "zh" else measure

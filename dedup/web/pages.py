@@ -43,7 +43,9 @@ def rows_view(bench: Workbench, keys: list[str], values: dict) -> dict:
         fields.append({"name": col, "label": label_of(bench.tcfg, col), "cells": cells})
     rows = [{"key": k, "missing": k not in values, "date": (values.get(k) or {}).get(dc) if dc else None}
             for k in keys]
-    return {"rows": rows, "fields": fields, "date_label": label_of(bench.tcfg, dc) if dc else None}
+    label = label_of(bench.tcfg, dc) if dc else None
+    return {"rows": rows, "fields": fields, "dated": dc is not None,
+            "date_label": label if label != dc else None}  # None: the page says "filed"
 
 
 def group_view(bench: Workbench, store, source, scorer, group_id: int) -> dict | None:

@@ -20,12 +20,17 @@ from ..text.normalize import value_to_text
 
 def date_column(tcfg: TableConfig) -> str | None:
     """The column that says when a row was filed: the configured one, else the watermark column."""
-    return getattr(tcfg, "date_column", None) or tcfg.watermark
+    return tcfg.date_column or tcfg.watermark
 
 
 def label_of(tcfg: TableConfig, column: str) -> str:
     """A column's plain label (the config's ``labels``), else its name."""
-    return (getattr(tcfg, "labels", None) or {}).get(column, column)
+    return tcfg.label(column)
+
+
+def _day_time(text: str | None) -> str | None:
+    """An ISO date-time as a clerk reads it: 2024-01-01 05:57:36."""
+    return text.replace("T", " ", 1) if text and len(text) > 10 and text[10] == "T" else text
 
 
 class Workbench:
@@ -79,7 +84,9 @@ class Workbench:
             found = source.fetch(keys, tuple(self.columns))
         except (DedupError, ValueError, TypeError):
             return {}
-        return {k: {c: value_to_text(v.get(c)) for c in self.columns} for k, v in found.items()}
+        dc = date_column(self.tcfg)
+        return {k: {c: _day_time(value_to_text(v.get(c))) if c == dc else value_to_text(v.get(c)) for c in self.columns}
+                for k, v in found.items()}
 
     def cached(self, name: str, stamp, make):
         """``make()`` once per ``stamp`` (the table's last run and decision count): pages read the
