@@ -24,6 +24,7 @@ from dedup.web import create_app  # noqa: E402
 from dedup.web.diff import marked, tokens  # noqa: E402
 from dedup.web.i18n import MESSAGES  # noqa: E402
 from dedup.web.routes import safe_next  # noqa: E402
+from mongo_fixtures import store_url_of  # noqa: E402
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "dedup" / "web" / "templates"
 LOCAL = "http://127.0.0.1"
@@ -38,6 +39,16 @@ def cli(cfg, *args, code=0) -> str:
 @pytest.fixture
 def demo(tmp_path):
     cfg = prepare_demo(tmp_path / "demo", rows=150, seed=7)
+    cli(cfg, "full", "-q")
+    return cfg
+
+
+@pytest.fixture(params=["mongomock", "postgres", "mariadb"])
+def other_store_demo(request, tmp_path, monkeypatch):
+    """The demo with its store on another kind of store (the workbench uses only the Store interface)."""
+    url = store_url_of(request.param, request, tmp_path, monkeypatch)
+    cfg = prepare_demo(tmp_path / "demo", rows=150, seed=7)
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("sqlite:///dedup-store.db", url), encoding="utf-8")
     cli(cfg, "full", "-q")
     return cfg
 
@@ -95,6 +106,14 @@ def test_group_page_shows_rows_links_and_the_weakest(demo):
 
 
 def test_post_without_csrf_is_refused_and_with_it_the_action_sticks(demo):
+    check_different_sticks(demo)
+
+
+def test_actions_on_other_stores(other_store_demo):
+    check_different_sticks(other_store_demo)
+
+
+def check_different_sticks(demo):
     groups = groups_of(demo)
     gid, keys = next((g, k) for g, k in groups.items() if len(k) == 2)
     with client(demo) as c:
