@@ -259,3 +259,22 @@ def test_tokens_keep_latin_words_whole():
                                              ("https://evil.example/", "/"), ("/\\evil", "/"), (None, "/")])
 def test_next_stays_on_this_site(value, expected):
     assert safe_next(value) == expected
+
+
+def test_an_action_while_a_run_holds_the_lock_says_so_and_changes_nothing(demo):
+    from dedup.store import open_store
+
+    gid, keys = next(iter(groups_of(demo).items()))
+    store = open_store(load_config(str(demo)).store_url)
+    store.acquire_lock("petitions", "cronhost:42:abc", 600)
+    try:
+        with client(demo) as c:
+            named(c)
+            token = csrf(c.get(f"/group/{gid}").text)
+            busy = c.post(f"/group/{gid}/take-out", data={"csrf": token, "key": keys[-1]})
+        assert busy.status_code == 409
+        assert "cronhost:42:abc" in busy.text
+    finally:
+        store.release_lock("petitions", "cronhost:42:abc")
+        store.close()
+    assert groups_of(demo)[gid] == keys

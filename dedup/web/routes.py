@@ -22,7 +22,7 @@ from .i18n import LANGS, translator
 from .listing import PAGE, Filters, counts, is_weak, select, summaries
 from .pages import group_view, pair_view
 from .security import AUTH_COOKIE, LANG_COOKIE
-from .workbench import label_of
+from .workbench import date_column, label_of
 
 CALIBRATE_PER_BIN = 5
 
@@ -43,6 +43,12 @@ def _first_columns(bench) -> list[dict]:
     fields = bench.tcfg.fields
     names = [next((f.name for f in fields if f.kind == "short"), None), next((f.name for f in fields if f.kind != "short"), None)]
     return [{"name": n, "label": label_of(bench.tcfg, n)} for n in names if n]
+
+
+def _date_label(bench) -> str | None:
+    dc = date_column(bench.tcfg)
+    label = label_of(bench.tcfg, dc) if dc else None
+    return label if label != dc else None
 
 
 def routes(site: Site) -> list[Route]:
@@ -74,7 +80,7 @@ def routes(site: Site) -> list[Route]:
         page = min(f.page, pages)
         return site.render(request, "groups.html", empty=False, f=f, counts=counts(found, shown, threshold),
                            groups=shown[(page - 1) * PAGE:page * PAGE], page=page, pages=pages, runs=runs,
-                           threshold=threshold, weak=is_weak, first_cols=_first_columns(bench),
+                           threshold=threshold, weak=is_weak, first_cols=_first_columns(bench), date_label=_date_label(bench),
                            params={k: v for k, v in request.query_params.items() if k != "page"})
 
     def group_page(request: Request):
