@@ -24,7 +24,7 @@ from dedup.web import create_app  # noqa: E402
 from dedup.web.diff import marked, tokens  # noqa: E402
 from dedup.web.i18n import MESSAGES  # noqa: E402
 from dedup.web.routes import safe_next  # noqa: E402
-from mongo_fixtures import store_url_of  # noqa: E402
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: E402,F401  (fixture)
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "dedup" / "web" / "templates"
 LOCAL = "http://127.0.0.1"
@@ -43,7 +43,7 @@ def demo(tmp_path):
     return cfg
 
 
-@pytest.fixture(params=["mongomock", "postgres", "mariadb"])
+@pytest.fixture(params=["mongomock", "mongo_live", "postgres", "mariadb"])
 def other_store_demo(request, tmp_path, monkeypatch):
     """The demo with its store on another kind of store (the workbench uses only the Store interface)."""
     url = store_url_of(request.param, request, tmp_path, monkeypatch)
@@ -278,3 +278,12 @@ def test_an_action_while_a_run_holds_the_lock_says_so_and_changes_nothing(demo):
         store.release_lock("petitions", "cronhost:42:abc")
         store.close()
     assert groups_of(demo)[gid] == keys
+
+
+@pytest.mark.parametrize("form", [{"a": "1", "b": "1", "verdict": "same"}, {"a": "1", "b": "2", "verdict": "maybe"},
+                                  {"a": "", "b": "2", "verdict": "same"}, {"a": "no such", "b": "row", "verdict": "same"}])
+def test_a_bad_answer_is_a_bad_request_not_a_crash(demo, form):
+    with client(demo) as c:
+        named(c)
+        token = csrf(c.get("/queue").text)
+        assert c.post("/queue", data={"csrf": token, "mode": "weak", "at": "1", **form}).status_code == 400

@@ -114,7 +114,7 @@ def routes(site: Site) -> list[Route]:
         leaving: set[str] = set()
         if what == "pair":
             a, b, verdict = form.get("a"), form.get("b"), form.get("verdict")
-            if a not in keys or b not in keys or verdict not in VERDICTS:
+            if a not in keys or b not in keys or a == b or verdict not in VERDICTS:
                 raise ConfigError("choose two rows of this group and same or different")
             await run_in_threadpool(actions.mark, config, bench.table, a, b, verdict, reviewer=reviewer)
             leaving = {b} if verdict != "same" else set()
@@ -178,8 +178,8 @@ def routes(site: Site) -> list[Route]:
         mode, at = form.get("mode") or "weak", form.get("at") or "1"
         if not reviewer:
             return _back("/name", next=f"/queue?mode={mode}&at={at}")
-        if form.get("verdict") not in VERDICTS:
-            raise ConfigError("answer same or different")
+        if form.get("verdict") not in VERDICTS or not form.get("a") or not form.get("b") or form.get("a") == form.get("b"):
+            raise ConfigError("answer same or different on two rows")
         await run_in_threadpool(actions.mark, config, bench.table, form.get("a"), form.get("b"), form.get("verdict"),
                                 reviewer=reviewer)
         return _back("/queue", mode=mode, at=at, done="mark")
