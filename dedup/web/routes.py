@@ -18,7 +18,7 @@ from ..runs.calibrate import candidates, sample
 from ..runs.review_pairs import group_pairs
 from . import actions
 from .app import Site, reviewer_of, set_cookie, set_reviewer
-from .i18n import LANGS, translator
+from .i18n import LANGS, MESSAGES, translator
 from .listing import PAGE, Filters, counts, is_weak, select, summaries
 from .pages import group_view, pair_view
 from .security import AUTH_COOKIE, LANG_COOKIE
@@ -188,7 +188,7 @@ def routes(site: Site) -> list[Route]:
         with bench.opened() as (store, _s, _sc):
             found = list(reversed(store.decisions(bench.table)))[:100]
         return site.render(request, "history.html", decisions=found,
-                           actions_done=actions.history(config, bench.table), can=actions.available)
+                           actions_done=actions.history(config, bench.table), can=actions.available, kinds=MESSAGES)
 
     def name_page(request: Request):
         return site.render(request, "name.html", next=safe_next(request.query_params.get("next")))
