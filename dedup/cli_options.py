@@ -7,6 +7,9 @@ import click
 from .cli import Context
 
 
+table_option = click.option("-t", "--table", help="Configured table (optional when the config has one table).")
+
+
 def _command_config(ctx: click.Context, _param, value: str | None) -> None:
     if value is not None:
         ctx.find_object(Context).config_path = value

@@ -15,11 +15,12 @@ from contextlib import contextmanager, nullcontext
 import click
 
 from .cli import Context, emit, handle_errors, main
+from .cli_options import table_option as _table_option
 from .errors import ConfigError
 from .index.decisions import DIFFERENT, SAME, Decision
 from .report.render import FORMULA_START, check_output, csv_cell, visible
 
-CSV_HEADER = ["a", "b", "verdict", "decided_at", "source", "similarity"]
+CSV_HEADER = ["a", "b", "verdict", "decided_at", "source", "similarity", "reviewer", "note", "action"]
 
 
 @contextmanager
@@ -47,7 +48,6 @@ def _color(color: bool | None) -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ if color is None else color
 
 
-_table_option = click.option("-t", "--table", help="Configured table (optional when the config has one table).")
 _view_options = [click.option("--width", type=click.IntRange(40, 400), help="Columns (default: the terminal's)."),
                  click.option("--color/--no-color", default=None, help="Mark differences in reverse video "
                               "(default: on a terminal); without colour they are inside [ ].")]
@@ -91,53 +91,6 @@ def explain(obj: Context, key1: str, key2: str, table: str | None, as_json: bool
         click.echo(render_pair(view, _width(width), _color(color)), nl=False, color=_color(color))
 
 
-def _regrouped(result) -> str:
-    if result is None:
-        return "no groups yet: the decisions apply from the first full run"
-    s = result.summary()
-    return (f"groups: {s['new_groups']} new, {s['grown_groups']} grown, {s['shrunk_groups']} shrunk, "
-            f"{s['merged_groups']} merged, {s['dissolved_groups']} dissolved")
-
-
-@main.command()
-@click.argument("key1", help="A row's key (the key column's value).")
-@click.argument("key2", help="The other row's key.")
-@_table_option
-@click.option("--same", "verdict", flag_value=SAME, help="The two rows are one matter: join their groups.")
-@click.option("--different", "verdict", flag_value=DIFFERENT, help="Not the same matter: cut their link.")
-@click.option("--forget", "verdict", flag_value="forget", help="Remove the decision on this pair.")
-@click.pass_obj
-@handle_errors
-def decide(obj: Context, key1: str, key2: str, table: str | None, verdict: str | None) -> None:
-    """Record a decision on two rows and regroup them now (for scripts).
-
-    --different cuts the rows' link: their group splits unless other pairs still join it.
-    --same joins the two rows' groups. Decisions are kept in the store; every later full and
-    incremental run applies them. A run of kind `decide` is recorded (it takes the table's lock).
-    """
-    from .runs.decide import decide as record, now
-
-    if verdict is None:
-        raise ConfigError("say --same, --different or --forget")
-    config = obj.config()
-    name = config.table(table).name
-    if key1 == key2:
-        raise ConfigError("give two different keys")
-    if verdict == "forget":
-        from .store import open_store
-
-        store = open_store(config.store_url)
-        try:
-            store.delete_decisions(name, [Decision(key1, key2, SAME).pair])
-        finally:
-            store.close()
-        click.echo(f"forgot the decision on {visible(key1)} and {visible(key2)} (groups are left as they are until "
-                   "the next full run)")
-        return
-    result = record(config, name, [Decision(key1, key2, verdict, now(), "decide")], check_keys=True)
-    click.echo(f"decided: {visible(key1)} and {visible(key2)} are {verdict}; {_regrouped(result)}")
-
-
 @main.command()
 @_table_option
 @click.option("--group", type=int, help="Review only this group's links.")
@@ -162,6 +115,7 @@ def review(obj: Context, table: str | None, group: int | None, calibrate: bool, 
     from .report.sidebyside import render_pair
     from .review import group_pairs, pair_view, review_loop
     from .runs.calibrate import candidates, sample
+    from .cli_decide import regrouped
     from .runs.decide import apply_pending
 
     with _opened(obj, table) as (config, tcfg, store, source, scorer):
@@ -183,7 +137,7 @@ def review(obj: Context, table: str | None, group: int | None, calibrate: bool, 
             "calibrate" if calibrate else "review")
     click.echo(tally.line())
     if tally.decisions:
-        click.echo(_regrouped(apply_pending(config, tcfg.name)))
+        click.echo(regrouped(apply_pending(config, tcfg.name)))
 
 
 def _ask() -> str:
@@ -197,7 +151,7 @@ def _ask() -> str:
 
 @main.group()
 def decisions() -> None:
-    """Export or import a table's decisions as CSV (a,b,verdict,decided_at,source,similarity)."""
+    """Export or import a table's decisions as CSV (a,b,verdict,decided_at,source,similarity,reviewer,note,action)."""
 
 
 @decisions.command("export")
@@ -215,7 +169,8 @@ def export_decisions(obj: Context, table: str | None, output: str | None) -> Non
     w.writerow(CSV_HEADER)
     for d in found:
         w.writerow([csv_cell(d.a), csv_cell(d.b), d.verdict, d.decided_at.isoformat(sep=" ") if d.decided_at else "",
-                    d.source, "" if d.similarity is None else d.similarity])
+                    d.source, "" if d.similarity is None else d.similarity, csv_cell(d.reviewer or ""),
+                    csv_cell(d.note or ""), d.action or ""])
     emit(buf.getvalue(), output, f"wrote {len(found)} decisions to {output}")
 
 
@@ -226,15 +181,16 @@ def export_decisions(obj: Context, table: str | None, output: str | None) -> Non
 @handle_errors
 def import_decisions(obj: Context, file: str, table: str | None) -> None:
     """Read decisions from a CSV (as `decisions export` writes; a,b,verdict is enough; UTF-8, or
-    UTF-16 with its byte order mark), replacing earlier decisions on the same pairs, and regroup.
+    UTF-16 with its byte order mark; files without the reviewer, note and action columns too), replacing earlier decisions on the same pairs, and regroup.
     A key that names no row of the table's last run is refused (exit 2), nothing imported."""
+    from .cli_decide import regrouped
     from .runs.decide import decide as record, now
 
     config = obj.config()
     name = config.table(table).name
     found = read_decisions_csv(file, now())
     result = record(config, name, found, check_keys=True)
-    click.echo(f"imported {len(found)} decisions; {_regrouped(result)}")
+    click.echo(f"imported {len(found)} decisions; {regrouped(result)}")
 
 
 def read_decisions_csv(path: str, when: _dt.datetime) -> list[Decision]:
@@ -250,12 +206,14 @@ def read_decisions_csv(path: str, when: _dt.datetime) -> list[Decision]:
     for n, row in enumerate(rows, 1):
         if not row or (n == 1 and [c.strip().lower() for c in row[:3]] == CSV_HEADER[:3]):
             continue
-        cells = [c.strip() for c in row] + [""] * 6
-        a, b = (c[1:] if c.startswith("'") and c[1:].startswith(FORMULA_START) else c for c in cells[:2])
+        cells = [c.strip() for c in row] + [""] * len(CSV_HEADER)
+        a, b, reviewer, note = (c[1:] if c.startswith("'") and c[1:].startswith(FORMULA_START) else c
+                                for c in (cells[0], cells[1], cells[6], cells[7]))
         try:
             at = _dt.datetime.fromisoformat(cells[3]) if cells[3] else when
             sim = float(cells[5]) if cells[5] else None
-            out.append(Decision(a, b, cells[2].lower(), at, cells[4] or "import", sim))
+            out.append(Decision(a, b, cells[2].lower(), at, cells[4] or "import", sim, None, reviewer or None,
+                                note or None, cells[8] or None))
         except ValueError as e:
             raise ConfigError(f"{path}: line {n}: {e}") from None
     return out

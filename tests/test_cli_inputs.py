@@ -44,7 +44,7 @@ def test_decisions_import_refuses_a_key_of_no_row(project, tmp_path):
     f.write_text(f"a,b,verdict\n{a},999999,different\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["-c", str(project), "decisions", "import", str(f)])
     assert (out.exit_code, out.output) == (2, "Error: no fingerprinted row with key '999999' in 'petitions'\n")
-    assert cli(project, "decisions", "export") == "a,b,verdict,decided_at,source,similarity\n"
+    assert cli(project, "decisions", "export") == "a,b,verdict,decided_at,source,similarity,reviewer,note,action\n"
 
 
 @pytest.mark.parametrize("encoding, sep", [("utf-16", ","), ("utf-16", "\t"), ("utf-16-be", ","), ("utf-8-sig", ",")])

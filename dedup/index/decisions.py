@@ -27,6 +27,9 @@ class Decision:
     source: str = "decide"  # decide, review, calibrate, import
     similarity: float | None = None  # the pair's similarity when it was decided (calibration)
     applied_run: int | None = None  # the run whose groups took it into account; None: not yet
+    reviewer: str | None = None  # who decided (None: recorded before reviewers were kept, or unknown)
+    note: str | None = None  # the reviewer's words on it
+    action: str | None = None  # the id of the action (dedup.runs.actions) that made it, shared by its pairs
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -41,6 +44,33 @@ class Decision:
     @property
     def pair(self) -> tuple[str, str]:
         return self.a, self.b
+
+
+@dataclass(frozen=True)
+class Action:
+    """One reviewer's act (mark a pair, take a row out, split, merge, forget): the decisions it
+    made carry its ``id``; ``replaced`` holds the decisions they replaced, so that undo restores them.
+    Ids sort in time order (they begin with the time to the microsecond)."""
+    id: str
+    kind: str  # mark, take_out, split, merge, forget, import
+    at: _dt.datetime
+    reviewer: str | None = None
+    keys: tuple[str, ...] = ()  # the rows it named
+    groups: tuple[int, ...] = ()  # the groups it named (merge, split, take_out)
+    pairs: tuple[tuple[str, str], ...] = ()  # the pairs it decided (lower key first)
+    note: str | None = None
+    replaced: tuple[Decision, ...] = ()  # decisions on its pairs before it (put back by undo)
+    undone_at: _dt.datetime | None = None
+    undone_by: str | None = None
+
+
+@dataclass(frozen=True)
+class GroupNote:
+    """A reviewer's note on a group, kept under the group's id (ids are stable across runs)."""
+    group: int
+    text: str
+    reviewer: str | None
+    at: _dt.datetime
 
 
 def ordered(a: str, b: str) -> tuple[str, str]:

@@ -19,7 +19,7 @@ from ..errors import ConfigError
 from ..index.decisions import Decision
 from ..index.keys import key_sort
 from ..store import Store
-from .incremental import IncrementalResult, mark_applied, plan_changes, stored_recipe
+from .incremental import IncrementalResult, mark_applied, plan_changes, stored_recipe, stored_sketches
 from .locking import table_run
 from .recipe import Recipe
 from .stages import Rows
@@ -37,12 +37,12 @@ def decide(config: Config, table: str | None, decisions: list[Decision],
     with table_run(config, recipe.table, "decide") as (_source, store, run):
         if decisions:
             if check_keys:
-                _check_keys(store, recipe.table.name, decisions)
+                refuse_unknown_keys(store, recipe.table.name, decisions)
             store.put_decisions(recipe.table.name, decisions)
-        return _regroup(store, recipe, run.id)
+        return regroup(store, recipe, run.id)
 
 
-def _check_keys(store: Store, table: str, decisions: list[Decision]) -> None:
+def refuse_unknown_keys(store: Store, table: str, decisions: list[Decision]) -> None:
     """Refuse keys that name no fingerprinted row (once the table has been run)."""
     if store.state(table) is None:
         return
@@ -59,7 +59,10 @@ def apply_pending(config: Config, table: str | None) -> IncrementalResult | None
     return decide(config, table, [])
 
 
-def _regroup(store: Store, recipe: Recipe, run_id: int) -> IncrementalResult | None:
+def regroup(store: Store, recipe: Recipe, run_id: int, again: list[str] = ()) -> IncrementalResult | None:
+    """Apply the decisions no run has applied yet to the stored groups, and finish run ``run_id``.
+    ``again``: rows whose decisions were removed (forget, undo), worked out again from their stored
+    sketches as if they had changed, so that links a removed "different" had cut come back."""
     name = recipe.table.name
     state = store.state(name)
     if state is None:
@@ -67,11 +70,13 @@ def _regroup(store: Store, recipe: Recipe, run_id: int) -> IncrementalResult | N
         return None
     recipe, _ = stored_recipe(recipe, state)
     decisions = store.decisions(name)
-    if not any(d.applied_run is None for d in decisions):
+    if not any(d.applied_run is None for d in decisions) and not again:
         store.finish_run(run_id, "ok", {"table": name, "decisions": 0})
         return IncrementalResult(name, run_id=run_id)
-    rows = Rows([], None, [], 0, state.watermark)
-    changes, result = plan_changes(store, recipe, rows, np.zeros((0, recipe.width), np.uint64), run_id,
+    fp = store.fingerprints(name, sorted(set(again), key=key_sort))
+    keys = [k for k in sorted(set(again), key=key_sort) if k in fp]
+    rows = Rows(keys, None, [], 0, state.watermark, row_watermarks=store.row_watermarks(name, keys) if keys else {})
+    changes, result = plan_changes(store, recipe, rows, stored_sketches(store, name, keys, fp, recipe.width), run_id,
                                    state.version, decisions)
     changes.watermark = state.watermark
     store.apply_changes(changes)

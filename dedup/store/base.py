@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..index.decisions import Decision
+from ..index.decisions import Action, Decision, GroupNote
 from ..index.groups import Group
 from .model import BlockEntries, GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState
 
@@ -105,6 +105,21 @@ class Store(Protocol):
 
     def delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
         ...
+
+    def put_action(self, table: str, action: Action) -> None:
+        """Record a reviewer's action (its decisions are put apart, carrying its id)."""
+
+    def actions(self, table: str, limit: int = 50, reviewer: str | None = None, undone: bool = True) -> list[Action]:
+        """The table's actions, newest first (``reviewer``'s only; without the undone unless ``undone``)."""
+
+    def mark_action_undone(self, table: str, action_id: str, at: _dt.datetime, by: str | None) -> None:
+        ...
+
+    def put_group_note(self, table: str, note: GroupNote) -> None:
+        ...
+
+    def group_notes(self, table: str, group_id: int | None = None) -> list[GroupNote]:
+        """Notes on a group (every group's when None), oldest first."""
 
     # -- writes --------------------------------------------------------------------------------
     def replace_table(self, snapshot: TableSnapshot) -> None:

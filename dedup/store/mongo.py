@@ -28,6 +28,7 @@ from . import mongo_migrate
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
                     signed_hashes, sketch_blobs, to_signed, to_unsigned)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
+from .mongo_actions import MongoActions
 from .mongo_decisions import MongoDecisions
 from .mongo_journal import MongoJournal
 from .mongo_lock import MongoLock
@@ -39,7 +40,7 @@ from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_opt
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
-class MongoStore(BlockDocuments, MongoDecisions, MongoJournal, MongoLock, MongoStaging):
+class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, MongoLock, MongoStaging):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:

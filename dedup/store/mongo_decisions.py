@@ -1,5 +1,5 @@
 """The MongoDB store's decisions (collection ``decisions``: ``{table, a, b, verdict, at, source,
-similarity, applied_run}``, unique on table, a, b): a mixin of MongoStore, kept apart for size."""
+similarity, applied_run, reviewer, note, action}``, unique on table, a, b): a mixin of MongoStore, kept apart for size."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ _CHUNK = 1000
 
 def _decision_of(d: dict) -> Decision:
     return Decision(d["a"], d["b"], d["verdict"], d.get("at"), d.get("source") or "decide", d.get("similarity"),
-                    d.get("applied_run"))
+                    d.get("applied_run"), d.get("reviewer"), d.get("note"), d.get("action"))
 
 
 class MongoDecisions:
@@ -34,7 +34,8 @@ class MongoDecisions:
         latest = {x.pair: x for x in decisions}
         ops = [ReplaceOne({"table": table, "a": x.a, "b": x.b}, {
             "table": table, "a": x.a, "b": x.b, "verdict": x.verdict, "at": utc(x.decided_at), "source": x.source,
-            "similarity": x.similarity, "applied_run": x.applied_run}, upsert=True) for x in latest.values()]
+            "similarity": x.similarity, "applied_run": x.applied_run, "reviewer": x.reviewer, "note": x.note,
+            "action": x.action}, upsert=True) for x in latest.values()]
         for chunk in chunks(ops, _CHUNK):
             self.db.decisions.bulk_write(chunk, ordered=False)
 

@@ -26,6 +26,7 @@ from . import sql_schema as S
 from . import sql_write as W
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
                     checked_sketches, checked_terms, signed_hashes, to_unsigned)
+from .sql_actions import SqlActions
 from .sql_decisions import SqlDecisions
 from .sql_staging import SqlStaging
 from .sql_migrate import check_revision, current_revision, ensure_schema
@@ -36,7 +37,7 @@ _CHUNK = W.CHUNK  # keys per IN (...)
 _TERMS_CHUNK = 1000
 
 
-class SqlStore(SqlDecisions, SqlStaging):
+class SqlStore(SqlActions, SqlDecisions, SqlStaging):
     def __init__(self, url: str, migrate: bool = True, read_only: bool = False, **_ignored):
         """``read_only``: open for reading only (report): a SQLite file read-only, nothing created or
         migrated; a store without dedup's tables (or no file at all) reads as empty."""

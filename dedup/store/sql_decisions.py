@@ -18,8 +18,8 @@ class SqlDecisions:
         d = S.decisions.c
 
         def read():
-            query = sa.select(d.key_a, d.key_b, d.verdict, d.decided_at, d.source, d.similarity, d.applied_run).where(
-                d.table_name == table)
+            query = sa.select(d.key_a, d.key_b, d.verdict, d.decided_at, d.source, d.similarity, d.applied_run,
+                              d.reviewer, d.note, d.action_id).where(d.table_name == table)
             if pending:
                 query = query.where(d.applied_run.is_(None))
             if keys is None:
@@ -44,7 +44,8 @@ class SqlDecisions:
                     conn.execute(S.decisions.insert(), [
                         {"table_name": table, "key_a": x.a, "key_b": x.b, "verdict": x.verdict,
                          "decided_at": x.decided_at, "source": x.source, "similarity": x.similarity,
-                         "applied_run": x.applied_run} for x in chunk])
+                         "applied_run": x.applied_run, "reviewer": x.reviewer, "note": x.note,
+                         "action_id": x.action} for x in chunk])
         self._guard(write)
 
     def mark_decisions_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:

@@ -122,6 +122,36 @@ decisions = sa.Table(
     sa.Column("source", sa.String(16), nullable=True),  # decide, review, calibrate, import
     sa.Column("similarity", sa.Float, nullable=True),
     sa.Column("applied_run", sa.Integer, nullable=True),  # NULL: the stored groups do not reflect it yet
+    sa.Column("reviewer", sa.String(128), nullable=True),  # revision 0010: who, a note, the action
+    sa.Column("note", sa.Text, nullable=True),
+    sa.Column("action_id", sa.String(64), nullable=True),
+)
+
+# reviewers' actions (dedup.index.decisions.Action; revision 0010): ``detail`` is JSON (keys,
+# groups, the decisions replaced); ids sort in time order
+actions = sa.Table(
+    "dedup_actions", metadata,
+    sa.Column("table_name", NAME, primary_key=True),
+    sa.Column("action_id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("reviewer", sa.String(128), nullable=True),
+    sa.Column("at", sa.DateTime, nullable=False),
+    sa.Column("note", sa.Text, nullable=True),
+    sa.Column("detail", sa.Text().with_variant(LONGTEXT(), "mysql", "mariadb"), nullable=False),
+    sa.Column("undone_at", sa.DateTime, nullable=True),
+    sa.Column("undone_by", sa.String(128), nullable=True),
+)
+
+# reviewers' notes on groups, by group id (revision 0010)
+group_notes = sa.Table(
+    "dedup_group_notes", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_name", NAME, nullable=False),
+    sa.Column("group_id", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("reviewer", sa.String(128), nullable=True),
+    sa.Column("at", sa.DateTime, nullable=False),
+    sa.Index("ix_dedup_group_notes_group", "table_name", "group_id"),
 )
 
 # a full run replaces these; decisions outlive it (they are a person's work, not a run's result)

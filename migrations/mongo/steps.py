@@ -78,6 +78,15 @@ def _v7_no_textname_index(db) -> None:
             db[name].drop_index("info_textname")
 
 
+def _v8_reviewers_actions(db) -> None:
+    """Reviewers' actions (``actions``: ``{table, id, kind, reviewer, at, note, detail, undone_at,
+    undone_by}``, ids in time order) and notes on groups (``group_notes``: ``{table, group, text,
+    reviewer, at}``); decision documents may now carry ``reviewer``, ``note`` and ``action`` (those
+    written before have none and read as None: nothing to convert)."""
+    db.actions.create_index([("table", ASCENDING), ("id", ASCENDING)], unique=True, name="table_id")
+    db.group_notes.create_index([("table", ASCENDING), ("group", ASCENDING)], name="table_group")
+
+
 # (version, what it does, function(db)), oldest first
 STEPS = [
     (1, "indexes of blocks, fingerprints, groups, skipped rows and runs", _v1_indexes),
@@ -87,4 +96,5 @@ STEPS = [
     (5, "run history: what each run did to each group (run_changes)", _v5_run_history),
     (6, "each row's watermark in its fingerprint document (wm); nothing to convert", _v6_row_watermarks),
     (7, "no index on block entries' row keys (info.textname)", _v7_no_textname_index),
+    (8, "reviewers' actions and notes on groups; reviewer, note and action in decisions", _v8_reviewers_actions),
 ]

@@ -1,0 +1,130 @@
+"""`dedup decide`: a reviewer's actions on pairs and groups (dedup.runs.actions), registered on
+dedup.cli.main; kept apart from the other review commands for size."""
+
+from __future__ import annotations
+
+import getpass
+import json
+
+import click
+
+from .cli import Context, handle_errors, main
+from .cli_options import table_option
+from .errors import ConfigError
+from .index.decisions import DIFFERENT, SAME
+from .report.render import visible
+
+
+def login_name() -> str | None:
+    """The reviewer when --reviewer is not given: the login name (None where there is none)."""
+    try:
+        return getpass.getuser() or None
+    except (OSError, KeyError, ImportError):
+        return None
+
+
+def regrouped(result) -> str:
+    """The regrouping in one line: ``result`` an IncrementalResult, its summary() (an action's
+    ``changed``), or None / {} (no groups yet)."""
+    s = result if isinstance(result, dict) or result is None else result.summary()
+    if not s:
+        return "no groups yet: the decisions apply from the first full run"
+    return (f"groups: {s['new_groups']} new, {s['grown_groups']} grown, {s['shrunk_groups']} shrunk, "
+            f"{s['merged_groups']} merged, {s['dissolved_groups']} dissolved")
+
+
+def parse_parts(text: str) -> list[list[str]]:
+    """``"k1,k2|k3,k4"`` as [["k1", "k2"], ["k3", "k4"]] (blanks around keys dropped)."""
+    parts = [[k.strip() for k in part.split(",") if k.strip()] for part in text.split("|")]
+    if sum(1 for p in parts if p) < 2:
+        raise ConfigError(f"--split {text!r}: give two or more parts of keys, the parts split by | "
+                          "(\"k1,k2|k3,k4\")")
+    return parts
+
+
+_ACTIONS = "--same, --different, --forget, --take-out, --split, --merge, --undo or --history"
+
+
+@main.command()
+@click.argument("key1", required=False, help="A row's key (the key column's value): with --same, --different, --forget.")
+@click.argument("key2", required=False, help="The other row's key.")
+@table_option
+@click.option("--same", "verdict", flag_value=SAME, help="The two rows are one matter: join their groups.")
+@click.option("--different", "verdict", flag_value=DIFFERENT, help="Not the same matter: cut their link.")
+@click.option("--forget", "verdict", flag_value="forget",
+              help="Remove the decision on this pair and regroup the two rows (--undo puts it back).")
+@click.option("--take-out", metavar="KEY", help="Take this row out of its group: different from every other member.")
+@click.option("--split", "split_parts", metavar='"K1,K2|K3,K4"',
+              help="Split a group into parts (keys of one group, parts split by |): different across the parts.")
+@click.option("--merge", nargs=2, type=int, metavar="G1 G2", help="Merge two groups (ids as the report shows them).")
+@click.option("--undo", is_flag=True, help="Undo the last action (the reviewer's last with --reviewer) and regroup.")
+@click.option("--history", is_flag=True, help="List the last actions, newest first; changes nothing.")
+@click.option("--note", metavar="TEXT", help="A note kept with the decisions of this action.")
+@click.option("--reviewer", metavar="NAME", help="Who decides (default: the login name).")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1), help="--history: how many actions.")
+@click.option("--json", "as_json", is_flag=True, help="--history: as JSON.")
+@click.pass_obj
+@handle_errors
+def decide(obj: Context, key1: str | None, key2: str | None, table: str | None, verdict: str | None,
+           take_out: str | None, split_parts: str | None, merge: tuple[int, int] | None, undo: bool, history: bool,
+           note: str | None, reviewer: str | None, limit: int, as_json: bool) -> None:
+    """Record a reviewer's action on rows or groups and regroup now.
+
+    --different cuts two rows' link: their group splits unless other pairs still join it.
+    --same joins the two rows' groups. --take-out and --split cut every link between a row (or
+    part) and the rest of its group, so the cut holds whatever else links them; --merge joins two
+    groups. Each action is recorded with the reviewer, the time and --note; --undo removes the last
+    one. Decisions are kept in the store and every later full and incremental run applies them.
+    Every action is a run of kind `decide` and takes the table's lock.
+    """
+    from .runs import actions
+
+    chosen = [name for name, on in (("pair", verdict is not None), ("--take-out", take_out is not None),
+                                    ("--split", split_parts is not None), ("--merge", bool(merge)), ("--undo", undo),
+                                    ("--history", history)) if on]
+    if len(chosen) != 1:
+        raise ConfigError(f"say one of {_ACTIONS}" + (f" (not {' and '.join(chosen)} together)" if chosen else ""))
+    if (key1 is not None or key2 is not None) != (verdict is not None):
+        raise ConfigError("two keys go with --same, --different or --forget" if verdict is None else "give two keys")
+    config = obj.config()
+    who = reviewer or login_name()
+    if history:
+        _history(actions.history(config, table, limit=limit), as_json)
+    elif undo:
+        r = actions.undo_last(config, table, reviewer=reviewer)
+        kind = next((a.kind for a in actions.history(config, table, limit=limit) if a.id == r.action), "action")
+        click.echo(f"undid {kind} {r.action}: {r.decisions} decisions removed; {regrouped(r.changed)}")
+    elif verdict == "forget":
+        r = actions.forget(config, table, key1, key2, reviewer=who)
+        if not r.decisions:
+            click.echo(f"no decision on {visible(key1)} and {visible(key2)} to forget")
+        else:
+            click.echo(f"forgot the decision on {visible(key1)} and {visible(key2)}; {regrouped(r.changed)}")
+    elif verdict is not None:
+        r = actions.mark(config, table, key1, key2, verdict, reviewer=who, note=note)
+        click.echo(f"decided: {visible(key1)} and {visible(key2)} are {verdict}; {regrouped(r.changed)}")
+    elif take_out is not None:
+        r = actions.take_out(config, table, take_out, reviewer=who, note=note)
+        click.echo(f"took {visible(take_out)} out of group {r.groups[0]}: {r.decisions} decisions; {regrouped(r.changed)}")
+    elif split_parts is not None:
+        r = actions.split(config, table, parse_parts(split_parts), reviewer=who, note=note)
+        click.echo(f"split into {len(parse_parts(split_parts))} parts: {r.decisions} decisions; {regrouped(r.changed)}")
+    else:
+        r = actions.merge(config, table, merge[0], merge[1], reviewer=who, note=note)
+        click.echo(f"merged groups {merge[0]} and {merge[1]}: {r.decisions} decisions; {regrouped(r.changed)}")
+
+
+def _history(found, as_json: bool) -> None:
+    rows = [{"id": a.id, "kind": a.kind, "reviewer": a.reviewer, "at": a.at.isoformat(sep=" "), "keys": list(a.keys),
+             "groups": list(a.groups), "decisions": len(a.pairs), "note": a.note,
+             "undone_at": a.undone_at.isoformat(sep=" ") if a.undone_at else None} for a in found]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        click.echo("no actions yet")
+    for r in rows:
+        what = " ".join(map(visible, r["keys"])) or " ".join(f"group {g}" for g in r["groups"])
+        undone = f"  (undone {r['undone_at']})" if r["undone_at"] else ""
+        note = f"  \u2014 {visible(r['note'])}" if r["note"] else ""
+        click.echo(f"{r['at']}  {r['kind']:<8}  {visible(r['reviewer'] or '-')}  {what}{note}{undone}")
