@@ -56,10 +56,10 @@ class Site:
     def render(self, request: Request, template: str, status: int = 200, **values) -> HTMLResponse:
         lang = self.lang_of(request)
         html = self.env.get_template(template).render(
-            t=translator(lang), lang=lang, measure_in=lambda m: measure_in(lang, m), other_lang=LANGS[1 - LANGS.index(lang)], path=request.url.path,
-            query=request.url.query, reviewer=reviewer_of(request), read_only=self.bench.read_only,
-            csrf=self.guard.csrf_for(request.state.session), table=self.bench.table, signed=self.guard.token is not None,
-            **values)
+            t=translator(lang), lang=lang, measure_in=lambda m: measure_in(lang, m),
+            other_lang=LANGS[1 - LANGS.index(lang)], path=request.url.path, query=request.url.query,
+            reviewer=reviewer_of(request), read_only=self.bench.read_only,
+            csrf=self.guard.csrf_for(request.state.session), table=self.bench.table, **values)
         return HTMLResponse(html, status_code=status)
 
 

@@ -14,9 +14,9 @@ from starlette.routing import Route
 
 from ..errors import ConfigError
 from ..index.decisions import VERDICTS
+from ..runs import actions
 from ..runs.calibrate import candidates, sample
 from ..runs.review_pairs import group_pairs
-from . import actions
 from .app import Site, reviewer_of, set_cookie, set_reviewer
 from .i18n import LANGS, MESSAGES, translator
 from .listing import PAGE, Filters, counts, is_weak, select, summaries
@@ -25,6 +25,7 @@ from .security import AUTH_COOKIE, LANG_COOKIE
 from .workbench import date_column, label_of
 
 CALIBRATE_PER_BIN = 5
+SOURCE = "web"  # the decisions' source: made in the workbench
 
 
 def safe_next(value: str | None, default: str = "/") -> str:
@@ -89,9 +90,8 @@ def routes(site: Site) -> list[Route]:
             view = group_view(bench, store, source, scorer, gid)
         if view is None:
             return site.render(request, "error.html", status=404, message=t_of(request)("gone"))
-        notes = actions.group_notes(config, bench.table, gid) if actions.available("note_group") else []
-        return site.render(request, "group.html", g=view, notes=notes, done=request.query_params.get("done"),
-                           can=actions.available)
+        return site.render(request, "group.html", g=view, notes=actions.group_notes(config, bench.table, gid),
+                           done=request.query_params.get("done"))
 
     def _where_now(keys: list[str], leaving: set[str] = frozenset()) -> int | None:
         """The group the first of ``keys`` (not leaving) is in now."""
@@ -111,18 +111,21 @@ def routes(site: Site) -> list[Route]:
         if not found:
             raise HTTPException(404, t_of(request)("gone"))
         keys = found[0].keys
+        note = (form.get("note") or "").strip() or None
         leaving: set[str] = set()
         if what == "pair":
             a, b, verdict = form.get("a"), form.get("b"), form.get("verdict")
             if a not in keys or b not in keys or a == b or verdict not in VERDICTS:
                 raise ConfigError("choose two rows of this group and same or different")
-            await run_in_threadpool(actions.mark, config, bench.table, a, b, verdict, reviewer=reviewer)
+            await run_in_threadpool(actions.mark, config, bench.table, a, b, verdict, reviewer=reviewer,
+                                    source=SOURCE, note=note)
             leaving = {b} if verdict != "same" else set()
         elif what == "take-out":
             key = form.get("key")
             if key not in keys:
                 raise ConfigError(f"row {key!r} is not in group {gid}")
-            await run_in_threadpool(actions.take_out, config, bench.table, key, reviewer=reviewer)
+            await run_in_threadpool(actions.take_out, config, bench.table, key, reviewer=reviewer, source=SOURCE,
+                                    note=note)
             leaving = {key}
         elif what == "split":
             parts: dict[str, list[str]] = {}
@@ -131,13 +134,15 @@ def routes(site: Site) -> list[Route]:
                     parts.setdefault(part, []).append(key)
             if len(parts) < 2:
                 raise ConfigError("put the rows in at least two parts to split the group")
-            await run_in_threadpool(actions.split, config, bench.table, list(parts.values()), reviewer=reviewer)
+            await run_in_threadpool(actions.split, config, bench.table, list(parts.values()), reviewer=reviewer,
+                                    source=SOURCE, note=note)
         elif what == "merge":
             try:
                 other = int(form.get("other") or "")
             except ValueError:
                 raise ConfigError("give the number of the group to merge with") from None
-            await run_in_threadpool(actions.merge, config, bench.table, gid, other, reviewer=reviewer)
+            await run_in_threadpool(actions.merge, config, bench.table, gid, other, reviewer=reviewer, source=SOURCE,
+                                    note=note)
         elif what == "note":
             text = (form.get("text") or "").strip()
             if not text:
@@ -181,14 +186,14 @@ def routes(site: Site) -> list[Route]:
         if form.get("verdict") not in VERDICTS or not form.get("a") or not form.get("b") or form.get("a") == form.get("b"):
             raise ConfigError("answer same or different on two rows")
         await run_in_threadpool(actions.mark, config, bench.table, form.get("a"), form.get("b"), form.get("verdict"),
-                                reviewer=reviewer)
+                                reviewer=reviewer, source=SOURCE)
         return _back("/queue", mode=mode, at=at, done="mark")
 
     def history_page(request: Request):
         with bench.opened() as (store, _s, _sc):
             found = list(reversed(store.decisions(bench.table)))[:100]
         return site.render(request, "history.html", decisions=found,
-                           actions_done=actions.history(config, bench.table), can=actions.available, kinds=MESSAGES)
+                           actions_done=actions.history(config, bench.table), kinds=MESSAGES)
 
     def name_page(request: Request):
         return site.render(request, "name.html", next=safe_next(request.query_params.get("next")))
