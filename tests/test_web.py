@@ -334,3 +334,11 @@ def test_note_merge_and_undo(demo):
         assert undone.status_code == 303 and undone.headers["location"].startswith("/history")
         assert not any(k1[0] in keys and k2[0] in keys for keys in groups_of(demo).values())
         assert "已撤销" in c.get("/history").text
+
+
+def test_before_the_first_run_the_pages_say_so(tmp_path):
+    cfg = prepare_demo(tmp_path / "demo", rows=30, seed=1)
+    with client(cfg, lang="en") as c:
+        assert "No run recorded for this table yet" in c.get("/").text
+        assert 'id="queue-empty"' in c.get("/queue").text
+        assert c.get("/group/1").status_code == 404

@@ -94,11 +94,15 @@ def routes(site: Site) -> list[Route]:
                            done=request.query_params.get("done"))
 
     def _where_now(keys: list[str], leaving: set[str] = frozenset()) -> int | None:
-        """The group the first of ``keys`` (not leaving) is in now."""
+        """The group the first of ``keys`` that stays is in now (else any of them is in)."""
         with bench.opened() as (store, _source, _scorer):
-            found = store.group_ids_of(bench.table, [k for k in keys if k not in leaving] or keys)
-        return next((found[k] for k in keys if k in found and k not in leaving), None) or next(iter(found.values()),
-                                                                                               None)
+            found = store.group_ids_of(bench.table, keys)
+        stays = [found[k] for k in keys if k in found and k not in leaving]
+        return stays[0] if stays else next(iter(found.values()), None)
+
+    def _groups(ids: list[int]):
+        with bench.opened() as (store, _source, _scorer):
+            return store.groups(bench.table, ids)
 
     async def group_action(request: Request):
         gid, what = request.path_params["gid"], request.path_params["what"]
@@ -106,8 +110,7 @@ def routes(site: Site) -> list[Route]:
         reviewer = reviewer_of(request)
         if not reviewer:
             return _back("/name", next=f"/group/{gid}")
-        with bench.opened() as (store, _s, _sc):
-            found = store.groups(bench.table, [gid])
+        found = await run_in_threadpool(_groups, [gid])
         if not found:
             raise HTTPException(404, t_of(request)("gone"))
         keys = found[0].keys
