@@ -42,7 +42,7 @@ def parse_parts(text: str) -> list[list[str]]:
     return parts
 
 
-_ACTIONS = "--same, --different, --forget, --take-out, --split, --merge, --undo or --history"
+_ACTIONS = "--same, --different, --forget, --take-out, --split, --merge, --group, --undo or --history"
 
 
 @main.command()
@@ -57,39 +57,50 @@ _ACTIONS = "--same, --different, --forget, --take-out, --split, --merge, --undo 
 @click.option("--split", "split_parts", metavar='"K1,K2|K3,K4"',
               help="Split a group into parts (keys of one group, parts split by |): different across the parts.")
 @click.option("--merge", nargs=2, type=int, metavar="G1 G2", help="Merge two groups (ids as the report shows them).")
+@click.option("--group", "group_id", type=int, metavar="G",
+              help="With --note: keep the note on group G (no decision); alone: list G's notes.")
 @click.option("--undo", is_flag=True, help="Undo the last action (the reviewer's last with --reviewer) and regroup.")
 @click.option("--history", is_flag=True, help="List the last actions, newest first; changes nothing.")
-@click.option("--note", metavar="TEXT", help="A note kept with the decisions of this action.")
+@click.option("--note", metavar="TEXT", help="A note kept with the decisions of this action (with --group: on the group).")
 @click.option("--reviewer", metavar="NAME", help="Who decides (default: the login name).")
 @click.option("--limit", default=20, show_default=True, type=click.IntRange(1), help="--history: how many actions.")
 @click.option("--json", "as_json", is_flag=True, help="--history: as JSON.")
 @click.pass_obj
 @handle_errors
 def decide(obj: Context, key1: str | None, key2: str | None, table: str | None, verdict: str | None,
-           take_out: str | None, split_parts: str | None, merge: tuple[int, int] | None, undo: bool, history: bool,
-           note: str | None, reviewer: str | None, limit: int, as_json: bool) -> None:
+           take_out: str | None, split_parts: str | None, merge: tuple[int, int] | None, group_id: int | None,
+           undo: bool, history: bool, note: str | None, reviewer: str | None, limit: int, as_json: bool) -> None:
     """Record a reviewer's action on rows or groups and regroup now.
 
     --different cuts two rows' link: their group splits unless other pairs still join it.
     --same joins the two rows' groups. --take-out and --split cut every link between a row (or
     part) and the rest of its group, so the cut holds whatever else links them; --merge joins two
     groups. Each action is recorded with the reviewer, the time and --note; --undo removes the last
-    one. Decisions are kept in the store and every later full and incremental run applies them.
+    one. --group G --note TEXT keeps a note on a group. Decisions are kept in the store and every later full and incremental run applies them.
     Every action is a run of kind `decide` and takes the table's lock.
     """
     from .runs import actions
 
     chosen = [name for name, on in (("pair", verdict is not None), ("--take-out", take_out is not None),
-                                    ("--split", split_parts is not None), ("--merge", bool(merge)), ("--undo", undo),
+                                    ("--split", split_parts is not None), ("--merge", bool(merge)),
+                                    ("--group", group_id is not None), ("--undo", undo),
                                     ("--history", history)) if on]
     if len(chosen) != 1:
         raise ConfigError(f"say one of {_ACTIONS}" + (f" (not {' and '.join(chosen)} together)" if chosen else ""))
     if (key1 is not None or key2 is not None) != (verdict is not None):
         raise ConfigError("two keys go with --same, --different or --forget" if verdict is None else "give two keys")
+    if note is not None and (undo or history or verdict == "forget"):
+        raise ConfigError("--note goes with an action that decides, or with --group")
     config = obj.config()
     who = reviewer or login_name()
     if history:
         _history(actions.history(config, table, limit=limit), as_json)
+    elif group_id is not None and note is None:
+        for n in actions.group_notes(config, table, group_id):
+            click.echo(f"{n.at.isoformat(sep=' ')}  {visible(n.reviewer or '-')}  {visible(n.text)}")
+    elif group_id is not None:
+        actions.note_group(config, table, group_id, note, reviewer=who)
+        click.echo(f"noted on group {group_id}")
     elif undo:
         r = actions.undo_last(config, table, reviewer=reviewer)
         kind = next((a.kind for a in actions.history(config, table, limit=limit) if a.id == r.action), "action")

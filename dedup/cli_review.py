@@ -101,21 +101,22 @@ def explain(obj: Context, key1: str, key2: str, table: str | None, as_json: bool
               help="--calibrate: pairs per similarity bin (0.05 wide).")
 @click.option("--seed", default=0, show_default=True, help="--calibrate: seed of the sample.")
 @click.option("--limit", type=click.IntRange(1), help="Show at most this many pairs.")
+@click.option("--reviewer", metavar="NAME", help="Who answers, kept with each decision (default: the login name).")
 @_with(_view_options)
 @click.pass_obj
 @handle_errors
 def review(obj: Context, table: str | None, group: int | None, calibrate: bool, per_bin: int, seed: int,
-           limit: int | None, width: int | None, color: bool | None) -> None:
+           limit: int | None, reviewer: str | None, width: int | None, color: bool | None) -> None:
     """Go through pairs and answer same / different / skip / quit (s, d, k, q).
 
     Without --calibrate: the links of the stored groups not yet decided, weakest first. Each
     answer is stored as a decision at once; at the end (or on q) the groups are updated with them
     (as `dedup decide` does). Reads answers from standard input, so it can be scripted.
     """
+    from .cli_decide import login_name, regrouped
     from .report.sidebyside import render_pair
     from .review import group_pairs, pair_view, review_loop
     from .runs.calibrate import candidates, sample
-    from .cli_decide import regrouped
     from .runs.decide import apply_pending
 
     with _opened(obj, table) as (config, tcfg, store, source, scorer):
@@ -134,7 +135,7 @@ def review(obj: Context, table: str | None, group: int | None, calibrate: bool, 
             pairs, lambda a, b: render_pair(pair_view(store, tcfg, source, scorer, a, b), _width(width), _color(color)),
             _ask,
             lambda text: click.echo(text, color=_color(color)), lambda d: store.put_decisions(tcfg.name, [d]),
-            "calibrate" if calibrate else "review")
+            "calibrate" if calibrate else "review", reviewer or login_name())
     click.echo(tally.line())
     if tally.decisions:
         click.echo(regrouped(apply_pending(config, tcfg.name)))

@@ -87,8 +87,9 @@ ANSWERS = {"s": SAME, "same": SAME, "d": DIFFERENT, "different": DIFFERENT, "k":
 
 def review_loop(pairs: list[tuple[str, str, float | None]], show: Callable[[str, str], str],
                 ask: Callable[[], str], echo: Callable[[str], None], record: Callable[[Decision], None],
-                source: str = "review") -> ReviewTally:
-    """Show each pair, ask same / different / skip / quit, and record each answer as it is given."""
+                source: str = "review", reviewer: str | None = None) -> ReviewTally:
+    """Show each pair, ask same / different / skip / quit, and record each answer as it is given
+    (with the ``reviewer``'s name)."""
     tally = ReviewTally()
     for n, (a, b, sim) in enumerate(pairs, 1):
         echo(f"\n[{n}/{len(pairs)}] " + show(a, b))
@@ -102,7 +103,7 @@ def review_loop(pairs: list[tuple[str, str, float | None]], show: Callable[[str,
         if answer == "skip":
             tally.skipped += 1
             continue
-        d = Decision(a, b, answer, now(), source, sim)
+        d = Decision(a, b, answer, now(), source, sim, reviewer=reviewer)
         record(d)
         tally.decisions.append(d)
         if answer == SAME:

@@ -223,4 +223,61 @@ def test_the_cli_and_the_library_write_the_same_records(config, tmp_path):
     assert [(r["kind"], r["reviewer"], r["note"]) for r in rows[:2]] == [("mark", "lib", "by the library"),
                                                                           ("take_out", "王芳", "另一件事")]
     assert "undid mark" in cli("decide", "--undo")
+    gid = next(i for i, k in groups(config).items() if keys[1] in k)  # the mark dissolved it: a new id
+    assert cli("decide", "--group", str(gid), "--note", "同一申请人", "--reviewer", "王芳") == f"noted on group {gid}\n"
+    actions.note_group(config, None, gid, "by the library", reviewer="lib")
+    assert [(n.text, n.reviewer) for n in actions.group_notes(config, None, gid)] == [("同一申请人", "王芳"),
+                                                                                       ("by the library", "lib")]
+    assert [line.split("  ", 1)[1] for line in cli("decide", "--group", str(gid)).splitlines()] == [
+        "王芳  同一申请人", "lib  by the library"]
+    assert cli("decide", "--undo", "--note", "x", code=2) == \
+        "Error: --note goes with an action that decides, or with --group\n"
+    assert cli("decide", "--undo", "--history", code=2) == \
+        "Error: say one of --same, --different, --forget, --take-out, --split, --merge, --group, --undo or --history " \
+        "(not --undo and --history together)\n"
     assert cli("decide", "--take-out", "99999", code=2) == "Error: row '99999' is in no group of 'petitions'\n"
+
+
+def test_decisions_export_and_import_round_trip_reviewer_note_and_action(config, tmp_path):
+    cfg = tmp_path / "demo" / "dedup.yaml"
+    gid, keys = biggest(config)
+    note = '=not a formula, "quoted"\nsecond line'
+    actions.take_out(config, None, keys[0], reviewer="=王芳", note=note)
+    exported = CliRunner().invoke(main, ["-c", str(cfg), "decisions", "export"]).output
+    header, first = exported.splitlines()[:2]
+    assert header == "a,b,verdict,decided_at,source,similarity,reviewer,note,action"
+    other = tmp_path / "demo" / "other.yaml"  # the same source, a fresh SQLite store
+    other.write_text(cfg.read_text(encoding="utf-8").replace(config.store_url, f"sqlite:///{tmp_path / 'other.db'}"),
+                     encoding="utf-8")
+    assert CliRunner().invoke(main, ["-c", str(other), "full", "-q"]).exit_code == 0
+    (tmp_path / "d.csv").write_text(exported, encoding="utf-8")
+    out = CliRunner().invoke(main, ["-c", str(other), "decisions", "import", str(tmp_path / "d.csv")])
+    assert out.exit_code == 0 and out.output.startswith(f"imported {len(keys) - 1} decisions;"), out.output
+    again = load_config(str(other))
+    mine, theirs = decisions(config), decisions(again)
+    assert [(d.pair, d.verdict, d.decided_at, d.source, d.reviewer, d.note, d.action) for d in theirs] == \
+        [(d.pair, d.verdict, d.decided_at, d.source, d.reviewer, d.note, d.action) for d in mine]
+    assert {(d.reviewer, d.note) for d in theirs} == {("=王芳", note)}
+    assert CliRunner().invoke(main, ["-c", str(other), "decisions", "export"]).output == exported
+    assert group_of(again, keys[0]) == set()
+    # a file from before reviewers were kept still imports
+    (tmp_path / "old.csv").write_text(f"a,b,verdict,decided_at,source,similarity\n{keys[1]},{keys[2]},different,,,\n",
+                                      encoding="utf-8")
+    assert CliRunner().invoke(main, ["-c", str(other), "decisions", "import", str(tmp_path / "old.csv")]).exit_code == 0
+    assert [(d.reviewer, d.note, d.action, d.source) for d in decisions(again) if d.pair == (keys[1], keys[2])] == \
+        [(None, None, None, "import")]
+
+
+def test_decide_forget_takes_the_tables_lock_like_every_action(config, tmp_path):
+    cfg = tmp_path / "demo" / "dedup.yaml"
+    gid, keys = biggest(config)
+    actions.mark(config, None, keys[0], keys[1], DIFFERENT, reviewer="li")
+    store = open_store(config.store_url)
+    store.acquire_lock("petitions", "cronhost:42:abc", 600)
+    store.close()
+    for args in ([keys[0], keys[1], "--forget"], ["--take-out", keys[0]], ["--undo"],
+                 ["--split", f"{keys[0]}|{keys[1]}"]):
+        out = CliRunner().invoke(main, ["-c", str(cfg), "decide", *args])
+        assert out.exit_code == 3, out.output
+        assert out.output.startswith("Error: table 'petitions' is locked by another run (cronhost:42:abc) until ")
+    assert [(d.pair, d.reviewer) for d in decisions(config)] == [(tuple(sorted(keys[:2], key=int)), "li")]

@@ -132,3 +132,57 @@ def test_a_record_pair_is_explained_field_by_field_with_shares_that_add_up_to_it
     shares = [f["share"] for f in view["fields"] if f["share"] is not None]
     assert len(shares) >= 3 and sum(shares) == pytest.approx(view["similarity"], abs=1e-3)
     assert view["similarity"] == p["similarity"] >= 0.675  # the record threshold it passed
+
+
+def test_actions_and_notes_on_groups_are_stored_listed_newest_first_and_marked_undone(store):
+    from dedup.index.decisions import Action, GroupNote
+
+    old = Decision("1", "2", SAME, WHEN, "review", 0.9, None, "ann", "one matter", "a0")
+    first = Action("20260501T120000000001-aaaaaa", "take_out", WHEN, "王芳", ("1",), (4,), (("1", "2"), ("1", "3")),
+                   "另一件事, \"quoted\"", (old,))
+    second = Action("20260501T120000000002-bbbbbb", "merge", WHEN, "li", (), (4, 9), (("1", "9"),))
+    store.put_action("t", first)
+    store.put_action("t", second)
+    store.put_action("other", Action("20260501T120000000003-cccccc", "mark", WHEN, "li"))
+    assert store.actions("t") == [second, first]
+    assert store.actions("t", limit=1) == [second] and store.actions("t", reviewer="王芳") == [first]
+    store.mark_action_undone("t", second.id, WHEN + dt.timedelta(minutes=1), "li")
+    assert store.actions("t", undone=False) == [first]
+    assert store.actions("t")[0].undone_at == WHEN + dt.timedelta(minutes=1) and store.actions("t")[0].undone_by == "li"
+    store.put_decisions("t", [Decision("1", "3", DIFFERENT, WHEN, "decide", None, None, "王芳", "备注", first.id)])
+    assert store.decisions("t") == [Decision("1", "3", DIFFERENT, WHEN, "decide", None, None, "王芳", "备注", first.id)]
+
+    store.put_group_note("t", GroupNote(4, "同一申请人", "王芳", WHEN))
+    store.put_group_note("t", GroupNote(4, "done", None, WHEN + dt.timedelta(seconds=1)))
+    store.put_group_note("t", GroupNote(5, "other", "li", WHEN))
+    assert store.group_notes("t", 4) == [GroupNote(4, "同一申请人", "王芳", WHEN),
+                                         GroupNote(4, "done", None, WHEN + dt.timedelta(seconds=1))]
+    assert len(store.group_notes("t")) == 3 and store.group_notes("other", 4) == []
+    # a full run's result replaces the table's groups, not its actions and notes
+    store.replace_table(TableSnapshot("t", 8, ["1"], np.array([5], dtype=np.uint64), [], [], {"max_distance": 3}, None))
+    assert len(store.actions("t")) == 2 and len(store.group_notes("t")) == 3
+
+
+def test_revision_0010_keeps_older_decisions_with_no_reviewer_and_downgrades(db_url):
+    from dedup.store.sql_migrate import head_revision
+
+    migrate_store(db_url)
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(_alembic_config(conn), "0009")
+        names = set(sa.inspect(engine).get_table_names())
+        assert not {"dedup_actions", "dedup_group_notes"} & names
+        assert "reviewer" not in {c["name"] for c in sa.inspect(engine).get_columns("dedup_decisions")}
+        with engine.begin() as conn:  # a decision as a dedup before 0010 wrote it
+            conn.execute(sa.text("INSERT INTO dedup_decisions (table_name, key_a, key_b, verdict, decided_at, source) "
+                                 "VALUES ('t', '1', '2', 'different', :at, 'decide')"), {"at": WHEN})
+    finally:
+        engine.dispose()
+    assert migrate_store(db_url).endswith(f"migrated from 0009 to revision {head_revision()}")
+    store = open_store(db_url)
+    try:
+        assert store.decisions("t") == [Decision("1", "2", DIFFERENT, WHEN, "decide")]
+        assert store.decisions("t")[0].reviewer is None and store.actions("t") == [] and store.group_notes("t") == []
+    finally:
+        store.close()
