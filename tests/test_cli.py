@@ -91,14 +91,15 @@ def test_full_then_report_in_every_format(runner, project, tmp_path):
         "group": 1, "size": 2,
         "rows": [{"key": "1", "distance": 0, "link": "3", "similarity": 1.0, "name": "张三", "title": "噪音扰民"},
                  {"key": "3", "distance": 0, "link": "1", "similarity": 1.0, "name": "张三", "title": "噪音扰民"}],
-        "pairs": [{"a": "1", "b": "3", "distance": 0, "similarity": 1.0,
+        "pairs": [{"a": "1", "b": "3", "distance": 0, "similarity": 1.0, "rule": "content", "threshold": 0.75,
                    "fields": {"title+content": 1.0, "name": 1.0, "phone": 1.0}}],
+        "weakest": {"a": "1", "b": "3", "similarity": 1.0, "rule": "content"},
     }]
     assert data["skipped"] == [{"key": "4", "reason": "no_features", "detail": "every field is empty"}]
 
     csv_out = runner.invoke(main, ["-c", str(project), "report", "-f", "csv"])
-    assert csv_out.output == ("key,group,name,title,linked_to,similarity\n"
-                              "1,1,张三,噪音扰民,3,1.000\n3,1,张三,噪音扰民,1,1.000\n")
+    assert csv_out.output == ("key,group,name,title,linked_to,similarity,rule,deleted\n"
+                              "1,1,张三,噪音扰民,3,1.000,内容相似,\n3,1,张三,噪音扰民,1,1.000,内容相似,\n")
 
     table = runner.invoke(main, ["-c", str(project), "report"])
     assert "group 1: 2 rows" in table.output and "张三" in table.output and "噪音扰民" in table.output

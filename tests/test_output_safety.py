@@ -30,7 +30,7 @@ from test_pipeline import BASE, OTHER
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_KEYS = ["=cmd|' /C calc'!A0", "+k", "-5", "@k", "\tk", "\rk", "a\x1b]0;pwned\x07", "b\nc", "k=1"]
-CSV_1_3 = "key,group,name,linked_to,similarity\n1,1,张三,3,1.000\n3,1,张三,1,1.000\n"
+CSV_1_3 = "key,group,name,linked_to,similarity,rule,deleted\n1,1,张三,3,1.000,内容相似,\n3,1,张三,1,1.000,内容相似,\n"
 CONTROL = [chr(c) for c in range(32) if c != 10] + ["\x7f", "\x9b"]
 
 
@@ -60,18 +60,19 @@ def project(tmp_path, runner):
 
 def test_csv_cells_that_start_like_a_formula_get_a_quote():
     report = {"groups": [{"group": 7, "rows": [{"key": k} for k in HOSTILE_KEYS]}]}
-    assert list(csv.reader(io.StringIO(to_csv(report))))[1:] == [["'" * (k[0] in "=+-@\t\r") + k, "7", "", ""]
-                                                                 for k in HOSTILE_KEYS]
-    assert to_csv(report) == ("key,group,linked_to,similarity\n'=cmd|' /C calc'!A0,7,,\n'+k,7,,\n'-5,7,,\n'@k,7,,\n"
-                              "'\tk,7,,\n\"'\rk\",\"7\",\"\",\"\"\na\x1b]0;pwned\x07,7,,\n\"b\nc\",7,,\nk=1,7,,\n")
+    assert list(csv.reader(io.StringIO(to_csv(report))))[1:] == [
+        ["'" * (k[0] in "=+-@\t\r") + k, "7", "", "", "", ""] for k in HOSTILE_KEYS]
+    assert to_csv(report) == ("key,group,linked_to,similarity,rule,deleted\n'=cmd|' /C calc'!A0,7,,,,\n'+k,7,,,,\n"
+                              "'-5,7,,,,\n'@k,7,,,,\n'\tk,7,,,,\n\"'\rk\",\"7\",\"\",\"\",\"\",\"\"\n"
+                              "a\x1b]0;pwned\x07,7,,,,\n\"b\nc\",7,,,,\nk=1,7,,,,\n")
 
 
 def test_csv_display_values_and_links_are_neutralised_too():
     report = {"groups": [{"group": 1, "rows": [{"key": "1", "distance": 0, "name": "=1+1", "city": None},
                                                {"key": "-2", "distance": 3, "name": "@x", "city": "北京"}],
-                          "pairs": [{"a": "1", "b": "-2", "distance": 3}]}]}
-    assert to_csv(report, ("name", "city")) == ("key,group,name,city,linked_to,similarity\n"
-                                                "1,1,'=1+1,,'-2,0.953\n'-2,1,'@x,北京,1,0.953\n")
+                          "pairs": [{"a": "1", "b": "-2", "distance": 3, "rule": "=rule"}]}]}
+    assert to_csv(report, ("name", "city")) == ("key,group,name,city,linked_to,similarity,rule,deleted\n"
+                                                "1,1,'=1+1,,'-2,0.953,'=rule,\n'-2,1,'@x,北京,1,0.953,'=rule,\n")
 
 
 def test_report_csv_and_table_on_hostile_keys_on_each_database(runner, db_url, tmp_path):
@@ -89,13 +90,14 @@ def test_report_csv_and_table_on_hostile_keys_on_each_database(runner, db_url, t
     table = runner.invoke(main, ["-c", str(cfg), "report"]).output
     assert not set(CONTROL) & set(table)
     assert table == ("petitions: 1 duplicate groups, 5 rows "  # wrapped at 100 columns, off a terminal
-                     "(matched by MinHash signatures; distance: fingerprint bits\nthat differ)\n\n"
-                     "group 1: 5 rows, pair distances up to 0\n"
-                     "                  -5  d=0  \\x1b[1mX\n"
-                     "  =cmd|' /C calc'!A0  d=0  \\x1b[1mX\n"
-                     "                  @k  d=0  \\x1b[1mX\n"
-                     "   a\\x1b]0;pwned\\x07  d=0  \\x1b[1mX\n"
-                     "                b\\nc  d=0  \\x1b[1mX\n")
+                     "(matched by similarity: the number that decided each link,\n100% = the same)\n\n"
+                     "                 key  name      most similar to\n\n"
+                     "group 1: 5 rows, weakest link -5 – =cmd|' /C calc'!A0: 100% (similar text)\n"
+                     "                  -5  \\x1b[1mX  =cmd|' /C calc'!A0 100% similar text\n"
+                     "  =cmd|' /C calc'!A0  \\x1b[1mX  -5 100% similar text\n"
+                     "                  @k  \\x1b[1mX  -5 100% similar text\n"
+                     "   a\\x1b]0;pwned\\x07  \\x1b[1mX  -5 100% similar text\n"
+                     "                b\\nc  \\x1b[1mX  -5 100% similar text\n")
 
 
 # -- 11. terminal escapes ------------------------------------------------------------------------
@@ -107,15 +109,16 @@ def test_visible_escapes_controls_and_bidi_marks():
 
 def test_table_report_escapes_keys_cells_and_headers():
     report = {"table": "t\x1b[2J", "max_distance": 3, "note": "n\x07",
-              "groups": [{"group": 1, "size": 2, "pairs": [{"distance": 1}],
+              "groups": [{"group": 1, "size": 2, "pairs": [{"a": "a\x1b]0;x\x07", "b": "b\nc", "distance": 1}],
                           "rows": [{"key": "a\x1b]0;x\x07", "distance": 0, "name": "x\x1bq"},
                                    {"key": "b\nc", "distance": 1, "name": "y"}]}],
               "skipped": [{"key": "u\x1b", "reason": "unreadable"}]}
     assert to_table(report, ("name",)) == (
-        "t\\x1b[2J: 1 duplicate groups, 2 rows (max distance 3)\nn\\x07\n\n"
-        "group 1: 2 rows, pair distances up to 1\n"
-        "  a\\x1b]0;x\\x07  d=0  x\\x1bq\n"
-        "           b\\nc  d=1  y\n\n"
+        "t\\x1b[2J: 1 duplicate groups, 2 rows (fingerprints within 3 bits; similarity 100% = the same)\nn\\x07\n\n"
+        "            key  name    most similar to\n\n"
+        "group 1: 2 rows, weakest link a\\x1b]0;x\\x07 – b\\nc: 98%\n"
+        "  a\\x1b]0;x\\x07  x\\x1bq  b\\nc 98%\n"
+        "           b\\nc  y       a\\x1b]0;x\\x07 98%\n\n"
         "skipped: 0 rows without features, 1 unreadable (u\\x1b)\n")
 
 

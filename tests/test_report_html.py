@@ -2,6 +2,7 @@
 deleted rows, decisions and history when present, every value escaped; opened in headless
 Chromium (Debian's chromium), where a hostile value must neither run nor add an element."""
 
+import json
 import os
 import shutil
 import sqlite3
@@ -30,7 +31,11 @@ def runner():
 def test_marked_shows_what_differs_from_the_first_row():
     assert marked("路灯不亮", "路灯不亮") == "路灯不亮"
     assert marked("路灯不亮", "路灯很亮") == "路灯<del>不</del><mark>很</mark>亮"
-    assert marked("abc", "abcd") == "abc<mark>d</mark>"
+    assert marked("abc", "abcd") == "<del>abc</del><mark>abcd</mark>"  # Latin text: whole words
+    assert marked("the printer is broken", "the printers is broken") == \
+        "the <del>printer</del><mark>printers</mark> is broken"
+    assert marked("138-1234-5678", "138-1234-5679") == "<del>138-1234-5678</del><mark>138-1234-5679</mark>"
+    assert marked("张三 13812345678", "张三 13812345679") == "张三 <del>13812345678</del><mark>13812345679</mark>"
     assert marked(None, "<b>") == "&lt;b&gt;" and marked("x", None) == ""
     assert marked("<i>", "<i><b>") == "&lt;i&gt;<mark>&lt;b&gt;</mark>"
 
@@ -45,7 +50,7 @@ def test_language_follows_lang_then_the_locale():
 
 def test_the_legend_says_how_the_recipe_grouped_the_rows():
     empty = {"table": "t", "max_distance": 3, "skipped": [], "groups": []}
-    assert "within 3 bits" in to_html(empty) and "不超过 3" in to_html(empty, lang="zh")
+    assert "at most 3 bits" in to_html(empty) and "不超过 3" in to_html(empty, lang="zh")
     minhash = to_html(dict(empty, match="minhash"))
     assert "match.threshold" in minhash and "within 3" not in minhash and "No duplicate groups." in minhash
 
@@ -86,7 +91,8 @@ def test_report_html_from_the_cli_marks_deleted_rows_and_shows_the_text(runner, 
     en = runner.invoke(main, ["-c", str(cfg), "report", "-f", "html", "--lang", "en"]).output
     assert "deleted from the source" in en and "Group 3" in en and "<html lang='en'>" in en
     json_out = runner.invoke(main, ["-c", str(cfg), "report", "-f", "json"]).output
-    assert '"deleted": true' in json_out and '"content"' not in json_out  # json: display columns only
+    rows = [r for g in json.loads(json_out)["groups"] for r in g["rows"]]
+    assert '"deleted": true' in json_out and not any("content" in r for r in rows)  # json: display columns only
 
 
 # -- in a browser ------------------------------------------------------------------------------

@@ -4,6 +4,9 @@
 import csv
 import io
 import json
+import re
+
+import sqlite3
 
 import pytest
 from click.testing import CliRunner
@@ -41,16 +44,39 @@ def test_display_width_counts_cjk_and_fullwidth_as_two_and_combining_as_none():
 
 
 def test_columns_line_up_by_display_width_and_null_keeps_its_place():
+    """A line names the columns; each row shows the row it is most similar to, the similarity and the
+    rule that accepted the link; the group's heading names its weakest link. No fingerprint distances."""
     rows = [{"key": "1", "distance": 0, "name": "张三", "title": "噪音扰民"},
             {"key": "22", "distance": 12, "name": None, "title": "噪音"},
             {"key": "3", "distance": 3, "name": "Zhang San", "title": None}]
-    lines = to_table(_report(rows), ("name", "title")).splitlines()[3:]
-    assert lines == ["    1  d= 0  张三       噪音扰民",
-                     "   22  d=12             噪音",
-                     "    3  d= 3  Zhang San"]
+    pairs = [{"a": "1", "b": "22", "distance": 12, "similarity": 0.81, "rule": "content"},
+             {"a": "1", "b": "3", "distance": 3, "similarity": 0.9, "rule": "content_identity"}]
+    lines = to_table(_report(rows, pairs), ("name", "title")).splitlines()[2:]
+    assert lines == ["  key  name       title     most similar to", "",
+                     "group 1: 3 rows, weakest link 1 – 22: 81% (similar text)",
+                     "    1  张三       噪音扰民  3 90% similar text, an identity field equal",
+                     "   22             噪音      1 81% similar text",
+                     "    3  Zhang San            1 90% similar text, an identity field equal"]
     # the title column starts at the same terminal column on every row, CJK or not, NULL name or not
-    starts = {display_width(line[:line.index("噪")]) for line in lines[:2]}
-    assert starts == {display_width("    3  d= 3  Zhang San  ")}
+    starts = {display_width(line[:line.index("噪")]) for line in lines[3:5]}
+    assert starts == {display_width("    3  Zhang San  ")}
+    assert "d=" not in "\n".join(lines) and "distance" not in "\n".join(lines)
+
+
+def test_rows_are_ordered_by_the_date_column_and_headed_by_their_labels():
+    """With a date column a group's rows read earliest filed first (rows without a date last), the
+    column headed by its label; the JSON order (lowest key first) is left as it is."""
+    rows = [{"key": "1", "distance": 0, "filed": "2024-05-02", "name": "张三"},
+            {"key": "2", "distance": 1, "filed": None, "name": "张三"},
+            {"key": "3", "distance": 1, "filed": "2024-01-09", "name": "张三"}]
+    report = dict(_report(rows, [{"a": "1", "b": "2", "distance": 1}, {"a": "1", "b": "3", "distance": 1}]),
+                  date_column="filed", labels={"name": "姓名"})
+    lines = to_table(report, ("name", "filed")).splitlines()
+    assert lines[2].split() == ["key", "filed", "姓名", "most", "similar", "to"]
+    assert [line.split()[0] for line in lines[5:8]] == ["3", "1", "2"]
+    assert lines[5].split()[1] == "2024-01-09" and [r["key"] for r in report["groups"][0]["rows"]] == ["1", "2", "3"]
+    labelled = to_table(dict(report, labels={"filed": "登记日期"}), ("name",)).splitlines()[2]
+    assert labelled.split()[:3] == ["key", "登记日期", "name"]
 
 
 def test_every_line_fits_the_terminal_width():
@@ -77,7 +103,9 @@ def test_report_table_sorts_by_size_and_limits(runner, cfg):
     out = runner.invoke(main, ["-c", str(cfg), "report"]).output
     assert [line.split(":")[0] for line in out.splitlines() if line.startswith("group")] == [
         "group 3", "group 1", "group 2"]
-    assert "  2  d= 7             噪音扰民！" in out  # key 2's NULL name is an empty cell in place
+    two = next(line for line in out.splitlines() if line.lstrip().startswith("2 "))
+    assert two.startswith("    2             噪音扰民！  ")  # key 2's NULL name is an empty cell in place
+    assert re.search(r"噪音扰民！ +[13] \d+% similar text", two) and "d=" not in out
     limited = runner.invoke(main, ["-c", str(cfg), "report", "--limit", "1"]).output
     assert limited.startswith("petitions: 1 duplicate groups, 4 rows") and "2 more groups not shown" in limited
     assert "group 3: 4 rows" in limited and "group 1:" not in limited
@@ -105,13 +133,21 @@ def test_report_table_width_follows_the_terminal(runner, cfg):
     assert max(display_width(line) for line in out.splitlines()[2:]) <= 30
 
 
-def test_csv_has_display_columns_links_and_similarity(runner, cfg):
+def test_csv_has_display_columns_links_similarity_rule_and_deleted(runner, cfg, tmp_path):
     rows = list(csv.DictReader(io.StringIO(runner.invoke(main, ["-c", str(cfg), "report", "-f", "csv"]).output)))
-    assert list(rows[0]) == ["key", "group", "name", "title", "linked_to", "similarity"]
+    assert list(rows[0]) == ["key", "group", "name", "title", "linked_to", "similarity", "rule", "deleted"]
     two = next(r for r in rows if r["key"] == "2")
-    assert two["name"] == "" and two["title"] == "噪音扰民！" and two["group"] == "1"
+    assert two["name"] == "" and two["title"] == "噪音扰民！" and two["group"] == "1" and two["deleted"] == ""
     assert two["linked_to"] in ("1", "3") and 0.8 < float(two["similarity"]) <= 1
+    assert two["rule"] in ("内容相似", "短文本几乎相同")  # the data is Chinese: the rule in Chinese words
     assert {r["key"] for r in rows} == {"1", "2", "3", "10", "11", "20", "21", "22", "23"}
+    en = list(csv.DictReader(io.StringIO(runner.invoke(main, ["-c", str(cfg), "report", "-f", "csv", "--lang",
+                                                              "en"]).output)))
+    assert next(r for r in en if r["key"] == "2")["rule"] in ("similar text", "short text, nearly the same")
+    with sqlite3.connect(tmp_path / "src.db") as db:
+        db.execute("DELETE FROM petitions WHERE id = 2")
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(main, ["-c", str(cfg), "report", "-f", "csv"]).output)))
+    assert [(r["key"], r["deleted"]) for r in rows if r["deleted"]] == [("2", "源表中已删除")]
 
 
 def test_summary_and_skipped_lines_wrap_within_the_width():
@@ -119,6 +155,6 @@ def test_summary_and_skipped_lines_wrap_within_the_width():
                   skipped=[{"key": f"key-{i}", "reason": "unreadable"} for i in range(12)])
     lines = to_table(report, width=40).splitlines()
     assert max(map(display_width, lines)) <= 40
-    assert " ".join(lines[:3]) == ("t: 1 duplicate groups, 2 rows (matched by MinHash signatures; distance: "
-                                   "fingerprint bits that differ)")
+    assert " ".join(lines[:3]) == ("t: 1 duplicate groups, 2 rows (matched by similarity: the number that "
+                                   "decided each link, 100% = the same)")
     assert any("key-9" in line for line in lines) and lines[-1].endswith("…)")

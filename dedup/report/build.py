@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from ..config.model import Config, TableConfig
 from ..db.source import Source
+from ..errors import ConfigError
 from ..index.groups import Group
 from ..index.keys import key_sort
 from ..store import Store
 from ..text.normalize import value_to_text
-from .links import closest_links
+from .links import closest_links, weakest_entry
 from .runs import RunScope, change_entry, run_scope
 
 SORTS = ("size", "key", "newest")
@@ -32,7 +33,7 @@ def order_groups(groups: list[Group], sort: str | None) -> list[Group]:
 def build_report(store: Store, config: Config, table: TableConfig, source: Source | None = None,
                  since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
                  limit: int | None = None, extra_columns: tuple[str, ...] = (), run: int | None = None,
-                 since_run: int | None = None, scorer=None) -> dict:
+                 since_run: int | None = None, scorer=None, group: int | None = None) -> dict:
     """Groups as in docs/reference/report.md (the JSON contract); each row carries the table's display
     columns when a source is given.
 
@@ -40,8 +41,11 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     ``min_size`` and ``limit`` choose and order the groups (the groups left out are counted in
     ``omitted_groups``). ``extra_columns`` are read too (the HTML report's text excerpts). A row the
     source no longer has is marked ``"deleted": true``. ``scorer`` (dedup.runs.explain.Scorer): each
-    pair also carries its similarity and per-field similarities, each row its strongest link in the
-    group (``link``, ``similarity``). Decisions on a group's rows are listed in its ``decisions``.
+    pair also carries its similarity, per-field similarities and the rule that accepted it (``rule``,
+    ``threshold``), each row its strongest link in the group (``link``, ``similarity``), each group
+    its weakest link (``weakest``). Decisions on a group's rows are listed in its ``decisions``.
+    ``group`` keeps only group N (a ConfigError when the table has none). The table's ``date_column``
+    is read with the display columns, and named in the report with the ``labels``.
 
     ``run`` keeps only the groups run N changed, each with a ``change`` (what the run did) and its
     rows that were in no group before marked ``new``; the groups it ended are listed in ``gone``.
@@ -58,9 +62,15 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     if since_last_run or run is not None or since_run is not None:
         scope = run_scope(store, table.name, run if since_run is None else since_run, groups, since_run is not None)
         groups = scope.groups
+    if group is not None:
+        groups = [g for g in groups if g.id == group]
+        if not groups:
+            raise ConfigError(f"table {table.name!r} has no group {group}" + (" changed by that run" if scope else "")
+                              + " (`dedup report` lists the groups)")
     chosen = [g for g in order_groups(groups, sort) if g.size >= min_size]
     chosen = chosen if limit is None else chosen[:max(limit, 0)]
-    columns = tuple(dict.fromkeys((*table.display, *extra_columns)))
+    columns = tuple(dict.fromkeys((*table.display, *([table.date_column] if table.date_column else []),
+                                   *extra_columns)))
     keys = [k for g in chosen for k in g.keys]
     values = source.fetch(keys, columns) if source is not None else {}
     scored = scorer.pairs([(p.a, p.b) for g in chosen for p in g.pairs]) if scorer is not None and chosen else {}
@@ -74,6 +84,10 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         "groups": out_groups,
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
+    if table.date_column:
+        out["date_column"] = table.date_column
+    if table.labels:
+        out["labels"] = dict(table.labels)
     if len(chosen) < len(groups):
         out["omitted_groups"] = len(groups) - len(chosen)
     if scope is not None:
@@ -103,6 +117,9 @@ def _group_entry(g: Group, values: dict, table: TableConfig, columns: tuple[str,
             row["deleted"] = True  # a stored key the source no longer has
         rows.append(row)
     entry = {"group": g.id, "size": g.size, "rows": rows, "pairs": pairs}
+    weakest = weakest_entry(entry)
+    if weakest is not None:
+        entry["weakest"] = weakest
     on_group = {x.pair: x for k in g.keys for x in decided.get(k, ())}
     if on_group:  # "decision" as a pair's: what the HTML report reads
         entry["decisions"] = [{"a": x.a, "b": x.b, "decision": x.verdict} for x in on_group.values()]

@@ -1,16 +1,19 @@
 """The caseworker's HTML report: one self-contained page in Chinese or English with a summary,
-the groups largest first behind a filter box, each row's display columns and text excerpt with
-what differs from the group's first row highlighted, deleted rows marked, decisions and history
-shown. Every value from the data is HTML-escaped; the only script is the page's own."""
+the groups largest first behind a filter box, each row's date, display columns (by their plain
+labels) and text excerpt with what differs from the group's first row highlighted (phones and ids
+as whole values, Latin text by words, Chinese by characters), the row it is most similar to with
+the similarity and the rule that accepted the link, each group's weakest link, deleted rows
+marked, decisions and history shown. Every value from the data is HTML-escaped; the only script
+is the page's own."""
 
 from __future__ import annotations
 
-import difflib
 from html import escape
 
+from .diff import differences
 from .html_assets import SCRIPT, STYLE
-from .labels import LABELS
-from .links import closest_links
+from .labels import LABELS, date_text, percent, rule_text
+from .links import closest_pairs, pair_similarity, reading_order, weakest_pair
 
 EXCERPT_CHARS = 400  # a text column is shown (and compared) up to this many characters
 ROWS_SHOWN = 200  # a larger group (a mass petition) shows its first rows and counts the rest
@@ -28,27 +31,29 @@ def excerpt(value: str | None) -> str | None:
 
 
 def marked(reference: str | None, value: str | None) -> str:
-    """``value`` escaped, with what differs from ``reference`` in <mark> and what it lacks in <del>."""
+    """``value`` escaped, with what differs from ``reference`` in <mark> and what it lacks in <del>
+    (dedup.report.diff: whole phones and ids, Latin words, Chinese characters)."""
     if value is None:
         return ""
     if reference is None or reference == value:
         return _esc(value)
     out = []
-    ops = difflib.SequenceMatcher(None, reference, value, autojunk=False).get_opcodes()
-    for tag, i1, i2, j1, j2 in ops:
-        if tag in ("replace", "delete") and i2 > i1:
-            out.append(f"<del>{_esc(reference[i1:i2])}</del>")
+    for tag, was, now in differences(reference, value):
+        if tag in ("replace", "delete") and was:
+            out.append(f"<del>{_esc(was)}</del>")
         if tag == "equal":
-            out.append(_esc(value[j1:j2]))
-        elif j2 > j1:
-            out.append(f"<mark>{_esc(value[j1:j2])}</mark>")
+            out.append(_esc(now))
+        elif now:
+            out.append(f"<mark>{_esc(now)}</mark>")
     return "".join(out)
 
 
 def to_html(report: dict, display: tuple[str, ...] = (), lang: str = "en", excerpt: tuple[str, ...] = ()) -> str:
     L = LABELS.get(lang, LABELS["en"])
-    cols = [c for c in display if c not in ("key", "distance")]
-    texts = [c for c in excerpt if c not in cols and c not in ("key", "distance")]
+    date = report.get("date_column")
+    cols = [c for c in display if c not in ("key", "distance", date)]
+    texts = [c for c in excerpt if c not in cols and c not in ("key", "distance", date)]
+    labels = report.get("labels") or {}
     groups = report["groups"]
     title = f"{L['title']}: {report['table']}"
     parts = [
@@ -56,13 +61,13 @@ def to_html(report: dict, display: tuple[str, ...] = (), lang: str = "en", excer
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{_esc(title)}</title><style>{STYLE}</style></head><body>",
         f"<header><h1>{_esc(title)}</h1>", _summary(report, L),
-        f"<p class='legend'>{_esc(L['legend_distance'])} {_esc(_grouping(report, L))}</p>",
+        f"<p class='legend'>{_esc(L['legend_similarity'])} {_esc(_grouping(report, L))}</p>",
         f"<p class='legend'>{_esc(L['legend_marks'])}</p>",
         "<div class='tools'>",
         f"<input id='filter' type='search' placeholder='{_esc(L['filter'])}' aria-label='{_esc(L['filter'])}'>",
         f"<label>{_esc(L['sort'])} <select id='order'><option value='report'>{_esc(L['in_order'])}</option>"
         f"<option value='size'>{_esc(L['by_size'])}</option><option value='id'>{_esc(L['by_id'])}</option>"
-        "</select></label>",
+        f"<option value='weakest'>{_esc(L['by_weakest'])}</option></select></label>",
         f"<span id='shown' data-template='{_esc(L['shown'])}'>"
         f"{_esc(L['shown'].format(n=len(groups), total=len(groups)))}</span></div></header>",
         "<main id='groups'>",
@@ -71,8 +76,10 @@ def to_html(report: dict, display: tuple[str, ...] = (), lang: str = "en", excer
         parts.append(f"<p class='note'>{_esc(report['note'])}</p>")
     if not groups:
         parts.append(f"<p>{_esc(L['none'])}</p>")
+    heads = [L["key"], *([L["date"] if date not in labels else labels[date]] if date else []),
+             *(labels.get(c, c) for c in (*cols, *texts)), L["link"]]
     for g in groups:
-        parts.append(_group(g, cols, texts, set(excerpt), L))
+        parts.append(_group(g, cols, texts, set(excerpt), L, date, heads))
     parts.append("</main>")
     parts.append(_skipped(report.get("skipped") or [], L))
     parts.append(f"<script>{SCRIPT}</script></body></html>\n")
@@ -104,14 +111,23 @@ def _summary(report: dict, L: dict) -> str:
     return f"<ul class='summary'>{lis}<li>{_esc(L['recipe'])}: {_esc(report.get('match', 'simhash'))}</li></ul>"
 
 
-def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict) -> str:
-    """A group's heading, history, decisions and rows; ``long`` columns are shown as excerpts."""
+def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict, date: str | None,
+           heads: list[str]) -> str:
+    """A group's heading, weakest link, history, decisions and rows (earliest filed first when the
+    report has a date column); ``long`` columns are shown as excerpts."""
     change = g.get("change") or g.get("status")  # the report's run: {"kinds": [...], ...} (dedup.report.runs)
     kinds = change["kinds"] if isinstance(change, dict) else [change] if change else []
     badge = "".join(f"<span class='badge'>{_esc(L['change'].get(k, k))}</span>" for k in kinds)
-    out = [f"<section class='group' id='g{_esc(g['group'])}' data-id='{_esc(g['group'])}' data-size='{_esc(g['size'])}'>",
+    weak = weakest_pair(g)
+    weak_sim = pair_similarity(weak) if weak else 1.0
+    out = [f"<section class='group' id='g{_esc(g['group'])}' data-id='{_esc(g['group'])}' data-size='{_esc(g['size'])}' "
+           f"data-weakest='{weak_sim:.4f}'>",
            f"<h2><a href='#g{_esc(g['group'])}'>{_esc(L['group'].format(id=g['group']))}</a> · "
            f"{_esc(L['rows'].format(n=g['size']))}{badge}</h2>"]
+    if weak is not None:
+        rule = rule_text(weak.get("rule"), L)
+        note = L["weakest_note"].format(a=weak["a"], b=weak["b"], sim=percent(weak_sim), rule=f" ({rule})" if rule else "")
+        out.append(f"<p class='weakest'>{_esc(note)}</p>")
     history = []
     if g.get("merged_from"):
         history.append(L["merged_from"].format(ids=", ".join(map(str, g["merged_from"]))))
@@ -122,29 +138,42 @@ def _group(g: dict, cols: list[str], texts: list[str], long: set[str], L: dict) 
     if history:
         out.append(f"<p class='history'>{_esc('; '.join(history))}</p>")
     out.append(_decisions(g, L))
-    out.append("<table><thead><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in (
-        L["key"], L["distance"], L["link"], *cols, *texts)) + "</tr></thead><tbody>")
-    links = closest_links(g)
-    first = g["rows"][0] if g["rows"] else {}
-    for r in g["rows"][:ROWS_SHOWN]:
+    out.append("<table><thead><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in heads) + "</tr></thead><tbody>")
+    links = closest_pairs(g)
+    rows = reading_order(g["rows"], date)
+    first = rows[0] if rows else {}
+    weak_keys = {weak["a"], weak["b"]} if weak else set()
+    for r in rows[:ROWS_SHOWN]:
         gone = f"<span class='gone'>{_esc(L['deleted'])}</span>" if r.get("deleted") else ""
         new = f"<span class='badge'>{_esc(L['new_row'])}</span>" if r.get("new") else ""
-        other, sim = links.get(r["key"], (None, None))
-        link = "" if other is None else f"{_esc(other)} ({sim:.3f})"
-        cells = [f"<td class='key'>{_esc(r['key'])}{new}{gone}</td>", f"<td class='num'>{_esc(r['distance'])}</td>",
-                 f"<td>{link}</td>"]
+        cells = [f"<td class='key{' weak' if r['key'] in weak_keys else ''}'>{_esc(r['key'])}{new}{gone}</td>"]
+        if date:
+            cells.append(f"<td class='date{'' if r.get(date) is not None else ' null'}'>{_esc(date_text(r.get(date)))}</td>")
         for c in (*cols, *texts):
             value = r.get(c)
             shown = excerpt(value) if c in long else value
             ref = None if r is first else (excerpt(first.get(c)) if c in long else first.get(c))
             klass = "null" if value is None else "text" if c in long else ""
             cells.append(f"<td class='{klass}'>{marked(ref, shown)}</td>")
+        cells.append(_link_cell(r["key"], links.get(r["key"]), weak, L))
         out.append(f"<tr class='{'deleted' if r.get('deleted') else ''}'>{''.join(cells)}</tr>")
     out.append("</tbody></table>")
     if len(g["rows"]) > ROWS_SHOWN:
         out.append(f"<p class='more'>{_esc(L['more_rows'].format(n=len(g['rows']) - ROWS_SHOWN))}</p>")
     out.append("</section>")
     return "\n".join(p for p in out if p)
+
+
+def _link_cell(key: str, pair: dict | None, weak: dict | None, L: dict) -> str:
+    """The row it is most similar to, the similarity, and the rule that accepted the link."""
+    if pair is None:
+        return "<td class='link'></td>"
+    other = pair["b"] if pair["a"] == key else pair["a"]
+    rule = rule_text(pair.get("rule"), L)
+    klass = "link weakest" if pair is weak else "link"
+    return (f"<td class='{klass}' data-similarity='{pair_similarity(pair):.4f}'>{_esc(other)} · "
+            f"<b>{_esc(percent(pair_similarity(pair)))}</b>" + (f" <span class='rule'>{_esc(rule)}</span>" if rule else "")
+            + "</td>")
 
 
 def _decisions(g: dict, L: dict) -> str:

@@ -22,6 +22,11 @@ td.null::after{content:"NULL";color:#bbb;font-size:.8em}
 tr.deleted td{color:#999;background:#fafafa}
 tr.deleted td.null::after{content:""}
 .gone{color:#b00;font-weight:bold;font-size:.85em;margin-left:.4em}
+td.date{white-space:nowrap;font-variant-numeric:tabular-nums}
+td.link{white-space:nowrap}
+td.link .rule{color:#555;font-size:.85em}
+td.link.weakest,td.key.weak{background:#fff1e0}
+p.weakest{color:#8a4b00;font-size:.9em;margin:.2em 0}
 mark{background:#ffe27a}
 del{color:#b33;background:#fde8e8}
 .hidden{display:none}
@@ -51,6 +56,8 @@ SCRIPT = """
     var key = order.value;
     var sorted = groups.slice().sort(function (a, b) {
       if (key === 'id') { return a.getAttribute('data-id') - b.getAttribute('data-id'); }
+      if (key === 'weakest') { return a.getAttribute('data-weakest') - b.getAttribute('data-weakest') ||
+                                      a.getAttribute('data-pos') - b.getAttribute('data-pos'); }
       if (key === 'size') { return b.getAttribute('data-size') - a.getAttribute('data-size') ||
                                    a.getAttribute('data-pos') - b.getAttribute('data-pos'); }
       return a.getAttribute('data-pos') - b.getAttribute('data-pos');

@@ -12,7 +12,8 @@ from ..errors import ConfigError
 from .cells import display_width as _width  # noqa: F401 (dedup.eval measures its tables with it)
 from .cells import visible
 from .html import to_html
-from .links import closest_links
+from .labels import LABELS, rule_text
+from .links import closest_pairs, pair_similarity, reading_order
 from .table import recipe_line, to_table  # noqa: F401 (recipe_line: for dedup.eval)
 
 FORMATS = ("table", "json", "csv", "html")
@@ -23,11 +24,11 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def render(report: dict, fmt: str, display: tuple[str, ...] = (), *, width: int = 100, lang: str = "en",
            excerpt: tuple[str, ...] = ()) -> str:
-    """``width``: the terminal's columns (table); ``lang`` and ``excerpt`` (text columns): html."""
+    """``width``: the terminal's columns (table); ``lang``: html and csv; ``excerpt`` (text columns): html."""
     if fmt == "json":
         return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
     if fmt == "csv":
-        return to_csv(report, display)
+        return to_csv(report, display, lang=lang)
     if fmt == "html":
         return to_html(report, display, lang=lang, excerpt=excerpt)
     if fmt == "table":
@@ -59,22 +60,34 @@ def check_output(path: str | None) -> None:
         raise ConfigError(f"cannot write --output {path}: {problem}")
 
 
-def to_csv(report: dict, display: tuple[str, ...] = ()) -> str:
-    """key, group, the display columns, and each row's strongest link with its similarity; a cell
-    that a spreadsheet would take for a formula starts with ``'``; NULL is an empty cell."""
+CSV_FIXED = ("key", "group", "distance", "linked_to", "similarity", "rule", "deleted")
+
+
+def to_csv(report: dict, display: tuple[str, ...] = (), lang: str = "en") -> str:
+    """key, group, the date column and the display columns (headed by their plain labels), each
+    row's strongest link with its similarity and the rule that accepted it, and ``deleted`` (the
+    row is gone from the source; its other cells are then empty). Rows earliest filed first when
+    the table has a date column. A cell that a spreadsheet would take for a formula starts with
+    ``'``; NULL is an empty cell."""
+    L = LABELS.get(lang, LABELS["en"])
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     # with "\n" ending the rows, the csv module would leave a lone "\r" unquoted
     quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    cols = [c for c in display if c not in ("key", "group", "distance", "linked_to", "similarity")]
-    w.writerow([csv_cell(c) for c in ["key", "group", *cols, "linked_to", "similarity"]])
+    date = report.get("date_column")
+    labels = report.get("labels") or {}
+    cols = list(dict.fromkeys(c for c in ([date] if date else []) + list(display) if c not in CSV_FIXED))
+    w.writerow([csv_cell(c) for c in ["key", "group", *(labels.get(c, c) for c in cols),
+                                      "linked_to", "similarity", "rule", "deleted"]])
     for g in report["groups"]:
-        links = closest_links(g)
-        for r in g["rows"]:
-            other, sim = links.get(r["key"], ("", None))
+        links = closest_pairs(g)
+        for r in reading_order(g["rows"], date):
+            p = links.get(r["key"])
+            other = "" if p is None else p["b"] if p["a"] == r["key"] else p["a"]
             cells = [csv_cell(r["key"]), g["group"],
                      *(csv_cell(r[c]) if r.get(c) is not None else "" for c in cols),
-                     csv_cell(other), "" if sim is None else f"{sim:.3f}"]
+                     csv_cell(other), "" if p is None else f"{pair_similarity(p):.3f}",
+                     csv_cell(rule_text(p.get("rule"), L)) if p else "", L["deleted"] if r.get("deleted") else ""]
             (quoted if any("\r" in str(c) for c in cells) else w).writerow(cells)
     return buf.getvalue()
 

@@ -1,12 +1,16 @@
-"""The report in a terminal: a block per group, a line per row in fixed columns measured in
-terminal columns (CJK characters take two), NULL an empty cell in its place, every line within
-the terminal's width."""
+"""The report in a terminal: a line naming the columns (by their plain labels), then a block per
+group headed by its weakest link, a line per row in fixed columns measured in terminal columns
+(CJK characters take two): the key, the date it was filed, the display columns, the row it is
+most similar to with the similarity and the rule; NULL an empty cell in its place, rows earliest
+filed first when the table has a date column, every line within the terminal's width."""
 
 from __future__ import annotations
 
 import textwrap
 
 from .cells import clip, cut, display_width, fit, visible
+from .labels import LABELS, date_text, percent, rule_text
+from .links import closest_pairs, pair_similarity, reading_order, weakest_pair
 
 MAX_COLUMN = 60  # a text column wider than this is clipped even on a wide terminal
 ROWS_SHOWN = 50  # a larger group (a mass petition) lists its first rows and counts the rest
@@ -14,10 +18,10 @@ GAP = "  "
 
 
 def recipe_line(report: dict) -> str:
-    """What the distances mean under the recipe that made the groups."""
+    """How the recipe that made the groups matched rows, and what a similarity is."""
     if report.get("match", "simhash") == "simhash":
-        return f"max distance {report['max_distance']}"
-    return "matched by MinHash signatures; distance: fingerprint bits that differ"
+        return f"fingerprints within {report['max_distance']} bits; similarity 100% = the same"
+    return "matched by similarity: the number that decided each link, 100% = the same"
 
 
 def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> str:
@@ -31,25 +35,35 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
         lines.append(visible(report["note"]))
     if "run" in report:
         lines.append(run_line(report))
-    cols = [c for c in display if c not in ("key", "distance")]
-    rows = [r for g in groups for r in g["rows"][:ROWS_SHOWN]]
-    key_w = min(max([3, *(display_width(visible(r["key"])) for r in rows)]), max(width // 4, 3))
-    dist_w = max([1, *(len(str(r["distance"])) for r in rows)])
-    room = width - len(GAP) - key_w - len(GAP) - (2 + dist_w) - len(GAP) * len(cols)
-    natural = [min(max([1, *(display_width(visible(" ".join((r.get(c) or "").split()))) for r in rows)]), MAX_COLUMN)
-               for c in cols]
+    L = LABELS["en"]
+    date = report.get("date_column")
+    labels = report.get("labels") or {}
+    cols = ([date] if date else []) + [c for c in display if c not in ("key", "distance", date)]
+    heads = [labels.get(c, L["date"] if c == date else c) for c in cols]
+    shown = [(g, reading_order(g["rows"], date)[:ROWS_SHOWN], closest_pairs(g)) for g in groups]
+    rows = [r for _, rs, _ in shown for r in rs]
+    links = {(g["group"], r["key"]): link_text(r["key"], pairs.get(r["key"]), L) for g, rs, pairs in shown for r in rs}
+    key_w = min(max([3, display_width(L["key"]), *(display_width(visible(r["key"])) for r in rows)]),
+                max(width // 4, 3))
+    room = width - len(GAP) - key_w - len(GAP) * (len(cols) + 1)
+    natural = [min(max([1, display_width(visible(h)), *(display_width(visible(" ".join((r.get(c) or "").split())))
+                                                        for r in rows)]), MAX_COLUMN) for c, h in zip(cols, heads)]
+    natural.append(max([1, display_width(L["link"]), *map(display_width, links.values())]))
     widths = fit(natural, room)
-    for g in groups:
+    if groups:
         lines.append("")
-        worst = max((p["distance"] for p in g["pairs"]), default=0)
+        lines.append(cut(GAP + GAP.join([clip(L["key"], key_w, right=True)] + [clip(h, w) for h, w in zip(
+            [*heads, L["link"]], widths)]), width).rstrip())
+    for g, rs, _ in shown:
+        lines.append("")
         merged = f" (merged with groups {', '.join(map(str, g['merged_from']))})" if g.get("merged_from") else ""
-        lines.append(cut(f"group {g['group']}: {g['size']} rows, pair distances up to {worst}{merged}{change_note(g)}",
-                         width))
-        for r in g["rows"][:ROWS_SHOWN]:
-            cells = [clip(r["key"], key_w, right=True, squash=False), f"d={r['distance']:>{dist_w}}"]
-            cells += [clip(r.get(c), w) for c, w in zip(cols, widths)]
+        lines.append(cut(f"group {g['group']}: {g['size']} rows{weakest_text(g, L)}{merged}{change_note(g)}", width))
+        for r in rs:
+            cells = [clip(r["key"], key_w, right=True, squash=False)]
+            cells += [clip(date_text(r.get(c)) if c == date else r.get(c), w) for c, w in zip(cols, widths)]
+            cells.append(clip(links[g["group"], r["key"]], widths[-1]))
             if r.get("deleted"):
-                cells.append("(deleted from the source)")
+                cells.append(f"({L['deleted']})")
             lines.append(cut(("+ " if r.get("new") else GAP) + GAP.join(cells), width).rstrip())
         if len(g["rows"]) > ROWS_SHOWN:
             lines.append(f"{GAP}… and {len(g['rows']) - ROWS_SHOWN:,} more rows (every row: --format json or csv)")
@@ -66,6 +80,24 @@ def to_table(report: dict, display: tuple[str, ...] = (), width: int = 100) -> s
                          " (" + ", ".join(visible(s["key"]) for s in unreadable[:10]) + ("…" if len(unreadable) > 10 else "")
                          + ")" if unreadable else ""))
     return "\n".join(wrapped for line in lines for wrapped in _wrap(line, width)) + "\n"
+
+
+def link_text(key: str, pair: dict | None, L: dict) -> str:
+    """'17 87% similar text': the row a row is most similar to, the similarity and the rule."""
+    if pair is None:
+        return ""
+    other = pair["b"] if pair["a"] == key else pair["a"]
+    return " ".join(x for x in (visible(other), percent(pair_similarity(pair)), rule_text(pair.get("rule"), L)) if x)
+
+
+def weakest_text(group: dict, L: dict) -> str:
+    """', weakest link 21 – 23: 87% (similar text)': where a wrong group most likely hangs."""
+    p = weakest_pair(group)
+    if p is None:
+        return ""
+    rule = rule_text(p.get("rule"), L)
+    return (f", {L['weakest']} {visible(p['a'])} – {visible(p['b'])}: {percent(pair_similarity(p))}"
+            + (f" ({rule})" if rule else ""))
 
 
 def run_line(report: dict) -> str:

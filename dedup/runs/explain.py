@@ -26,6 +26,7 @@ from ..index.similarity import similarity, sketch_distance
 from ..store import Store
 from .incremental import stored_sketches, stored_recipe
 from .recipe import Recipe
+from .rules import pair_rules
 
 
 @dataclass
@@ -117,7 +118,8 @@ class Scorer:
         return v.field_scores(a[:, :r.words], b[:, :r.words])
 
     def pairs(self, pairs: list[tuple[str, str]], with_weights: bool = False) -> dict[tuple[str, str], dict]:
-        """(a, b) -> {"similarity": x, "fields": {name: x}} for the pairs whose rows are both stored;
+        """(a, b) -> {"similarity": x, "rule": name, "threshold": bar, "fields": {name: x}} for the pairs
+        whose rows are both stored (rule: dedup.runs.rules, None when no rule accepts the pair);
         ``with_weights``: also "weights", each field's weight in the score (records, fields fingerprint)."""
         keys = sorted({k for p in pairs for k in p}, key=key_sort)
         have, sk = self.sketches(keys)
@@ -130,10 +132,11 @@ class Scorer:
         score = self.scores(sk[ia], sk[ib])
         fields = self.field_scores(sk[ia], sk[ib])
         weights = self.field_weights(sk[ia], sk[ib]) if with_weights else None
+        rules = pair_rules(self.recipe, sk[ia], sk[ib], score)
         names = self.field_names()
         out = {}
         for n, p in enumerate(known):
-            entry = {"similarity": _num(score[n])}
+            entry = {"similarity": _num(score[n]), "rule": rules[n][0], "threshold": rules[n][1]}
             if fields is not None:
                 entry["fields"] = {name: _num(x) for name, x in zip(names, fields[n].tolist())}
             if weights is not None:
