@@ -88,7 +88,8 @@ def test_group_list_counts_filters_and_sorts(demo):
         found = c.get("/", params={"q": keys[-1]}).text  # search by a key
         assert f'data-group="{gid}"' in found
         weakest = c.get("/", params={"sort": "weakest"}).text
-        sims = [float(x) for x in re.findall(r'<td class="n[^"]*">(\d\.\d\d)</td>', weakest)]
+        sims = [int(x) for x in re.findall(r'<td class="n[^"]*">(\d+)%</td>', weakest)]
+        assert len(sims) == len(groups)
         assert sims == sorted(sims)
         assert c.get("/", params={"min_size": "many"}).status_code == 400
 
@@ -101,7 +102,8 @@ def test_group_page_shows_rows_links_and_the_weakest(demo):
         assert f'data-key="{k}"' in page
     assert "<svg" in page and 'class="edge weakest' in page
     assert page.count('<tr class="weakest"') == 1
-    assert "提交日期" in page  # the date each was filed (the demo's updated_at)
+    assert "<th>登记时间</th>" in page  # the date each was filed: the demo's date_column, by its label
+    assert "<th>姓名</th>" in page and "<th>name</th>" not in page  # columns by their labels
     assert c.get("/group/999999").status_code == 404
 
 

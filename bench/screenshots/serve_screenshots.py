@@ -3,8 +3,8 @@ docs/images/serve-groups.png (the list of groups) and docs/images/serve-group.pn
 
     python bench/screenshots/serve_screenshots.py [--rows 300] [--seed 42]
 
-Makes `dedup demo`'s sample in a temporary directory, gives its config Chinese column labels and
-the date column (`labels`, `date_column`), runs `dedup full`, serves it on a free port and takes
+Makes `dedup demo`'s sample in a temporary directory (its config has Chinese column labels and
+the date column: `labels`, `date_column`), runs `dedup full`, serves it on a free port and takes
 the two pictures with Playwright and Debian's chromium (/usr/bin/chromium; a CJK font such as
 fonts-wqy-zenhei must be installed for the Chinese to show).
 """
@@ -26,9 +26,6 @@ from dedup.demo import prepare_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGES = ROOT / "docs" / "images"
-LABELS = """    date_column: updated_at
-    labels: {name: 姓名, phone: 电话, address: 地址, title: 标题, content: 内容, updated_at: 提交时间}
-"""
 VIEW = {"width": 1200, "height": 660}
 
 
@@ -44,8 +41,6 @@ def shoot(rows: int, seed: int) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = prepare_demo(Path(tmp) / "demo", rows=rows, seed=seed)
-        text = cfg.read_text(encoding="utf-8")
-        cfg.write_text(text.replace("    display: [", LABELS + "    display: [", 1), encoding="utf-8")
         run(cfg, "full", "-q")
         groups = json.loads(run(cfg, "report", "-f", "json"))["groups"]
         pick = next((g for g in groups if g["size"] == 4), max(groups, key=lambda g: g["size"]))

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..config.model import Config
 from ..errors import DedupError
+from ..report.labels import LABELS, percent, rule_text
 from .i18n import LANGS, measure_in, translator
 from .security import AUTH_COOKIE, LANG_COOKIE, REVIEWER_COOKIE, SESSION_COOKIE, Guard
 from .workbench import Workbench
@@ -56,11 +57,18 @@ class Site:
     def render(self, request: Request, template: str, status: int = 200, **values) -> HTMLResponse:
         lang = self.lang_of(request)
         html = self.env.get_template(template).render(
-            t=translator(lang), lang=lang, measure_in=lambda m: measure_in(lang, m),
+            t=translator(lang), lang=lang, measure_in=lambda m: measure_in(lang, m), percent=percent,
+            rule_text=lambda rule, bar=None: _rule_words(lang, rule, bar),
             other_lang=LANGS[1 - LANGS.index(lang)], path=request.url.path, query=request.url.query,
             reviewer=reviewer_of(request), read_only=self.bench.read_only,
             csrf=self.guard.csrf_for(request.state.session), table=self.bench.table, **values)
         return HTMLResponse(html, status_code=status)
+
+
+def _rule_words(lang: str, rule: str | None, bar: float | None) -> str:
+    """A rule in the static report's words, with its bar: 内容相似 ≥ 75%."""
+    words = rule_text(rule, LABELS[lang])
+    return f"{words} ≥ {percent(bar)}" if words and bar is not None else words
 
 
 def reviewer_of(request: Request) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..report.labels import percent
+
 SIZE = 320  # the drawing's width and height
 RADIUS = 115
 MAX_NODES = 40  # a larger group is listed, not drawn
@@ -23,7 +25,8 @@ class Edge:
     a: Node
     b: Node
     similarity: float | None
-    rule: str
+    rule: str | None
+    bar: float | None
     weakest: bool
     decision: str | None
 
@@ -33,7 +36,7 @@ class Edge:
 
     @property
     def label(self) -> str:
-        return "?" if self.similarity is None else f"{self.similarity:.2f}"
+        return "?" if self.similarity is None else percent(self.similarity)
 
 
 def layout(keys: list[str], links: list[dict]) -> tuple[list[Node], list[Edge]] | None:
@@ -46,6 +49,7 @@ def layout(keys: list[str], links: list[dict]) -> tuple[list[Node], list[Edge]] 
     for n, k in enumerate(keys):
         angle = 2 * math.pi * n / max(len(keys), 1) - math.pi / 2
         nodes[k] = Node(k, round(c + RADIUS * math.cos(angle), 1), round(c + RADIUS * math.sin(angle), 1))
-    edges = [Edge(nodes[x["a"]], nodes[x["b"]], x.get("similarity"), x.get("rule") or "", bool(x.get("weakest")),
+    edges = [Edge(nodes[x["a"]], nodes[x["b"]], x.get("similarity"), x.get("rule"), x.get("bar"),
+                  bool(x.get("weakest")),
                   x.get("decision")) for x in links if x["a"] in nodes and x["b"] in nodes]
     return list(nodes.values()), edges

@@ -4,28 +4,16 @@ similarity and the rule that accepted each (dedup.runs.explain scores them as th
 
 from __future__ import annotations
 
-from ..index.decisions import SAME, ordered
+from ..index.decisions import ordered
 from .diff import marked
 from .graph import layout
 from .workbench import Workbench, date_column, label_of
 
 
-def rule_of(entry: dict, scorer, bench: Workbench, decision: str | None) -> str:
-    """The rule that accepted a link, in a few symbols: the scorer's own when it names one, a
-    reviewer's "same", the threshold the similarity passed, or the lower bar of an equal identity."""
-    if entry.get("rule"):
-        return str(entry["rule"])
-    if decision == SAME:
-        return "= " + SAME
-    sim = entry.get("similarity")
-    threshold = scorer.threshold if scorer is not None else None
-    if sim is None or threshold is None:
-        return scorer.measure if scorer is not None else ""
-    if sim >= threshold:
-        return f"≥ {threshold:g}"
-    equal = [label_of(bench.tcfg, n) for n, x in (entry.get("fields") or {}).items() if x is not None and x >= 1.0]
-    lower = getattr(scorer.recipe.verifier, "identity_threshold", None)
-    return " ".join(filter(None, ["=".join(equal) + ("=" if equal else ""), f"≥ {lower:g}" if lower else ""]))
+def rule_of(entry: dict) -> dict:
+    """The rule that accepted a link and its bar (dedup.runs.rules, as the scorer names them; the
+    page words them as the static report does)."""
+    return {"rule": entry.get("rule"), "bar": entry.get("threshold")}
 
 
 def rows_view(bench: Workbench, keys: list[str], values: dict) -> dict:
@@ -63,7 +51,7 @@ def group_view(bench: Workbench, store, source, scorer, group_id: int) -> dict |
         entry = scored.get((a, b), {})
         d = said.get(ordered(a, b))
         links.append({"a": a, "b": b, "similarity": entry.get("similarity"),
-                      "rule": rule_of(entry, scorer, bench, d.verdict if d else None),
+                      **rule_of(entry),
                       "decision": d.verdict if d else None})
     sims = [x["similarity"] for x in links if x["similarity"] is not None]
     if sims:
@@ -84,5 +72,5 @@ def pair_view(bench: Workbench, store, source, scorer, a: str, b: str, similarit
     values = bench.values(source, [a, b])
     entry = (scorer.pairs([(a, b)]) if scorer is not None else {}).get((a, b), {"similarity": similarity})
     groups = store.group_ids_of(bench.table, [a, b])
-    return {"a": a, "b": b, "similarity": entry.get("similarity"), "rule": rule_of(entry, scorer, bench, None),
+    return {"a": a, "b": b, "similarity": entry.get("similarity"), **rule_of(entry),
             "groups": [groups.get(a), groups.get(b)], **rows_view(bench, [a, b], values)}

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from ..config.model import Config, TableConfig
 from ..db.source import Source
 from ..errors import DedupError
+from ..report.labels import date_text
 from ..runs.explain import Scorer
 from ..store import Store, open_store
 from ..text.normalize import value_to_text
@@ -26,11 +27,6 @@ def date_column(tcfg: TableConfig) -> str | None:
 def label_of(tcfg: TableConfig, column: str) -> str:
     """A column's plain label (the config's ``labels``), else its name."""
     return tcfg.label(column)
-
-
-def _day_time(text: str | None) -> str | None:
-    """An ISO date-time as a clerk reads it: 2024-01-01 05:57:36."""
-    return text.replace("T", " ", 1) if text and len(text) > 10 and text[10] == "T" else text
 
 
 class Workbench:
@@ -85,7 +81,7 @@ class Workbench:
         except (DedupError, ValueError, TypeError):
             return {}
         dc = date_column(self.tcfg)
-        return {k: {c: _day_time(value_to_text(v.get(c))) if c == dc else value_to_text(v.get(c)) for c in self.columns}
+        return {k: {c: date_text(v.get(c)) or None if c == dc else value_to_text(v.get(c)) for c in self.columns}
                 for k, v in found.items()}
 
     def cached(self, name: str, stamp, make):
