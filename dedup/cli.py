@@ -379,6 +379,7 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
 
 
 from . import cli_decide, cli_eval, cli_init, cli_review, cli_status  # noqa: E402,F401  (register decide; eval, init; explain, review, decisions; status)
+from . import cli_serve  # noqa: E402,F401  (register serve: the workbench, dedup.web)
 
 from .cli_options import accept_config_after  # noqa: E402
 

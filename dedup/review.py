@@ -10,9 +10,9 @@ from .config.model import TableConfig
 from .errors import ConfigError
 from .index.clusters import link_path
 from .index.decisions import DIFFERENT, SAME, Decision, ordered
-from .index.keys import key_sort
 from .runs.decide import now
 from .runs.explain import Scorer
+from .runs.review_pairs import group_pairs  # noqa: F401  (dedup review's list; the workbench's queue too)
 from .store import Store
 from .text.normalize import value_to_text
 
@@ -131,17 +131,3 @@ def review_loop(pairs: list[tuple[str, str, float | None]], show: Callable[[str,
         else:
             tally.different += 1
     return tally
-
-
-def group_pairs(store: Store, scorer: Scorer | None, table: str, group: int | None = None,
-                include_decided: bool = False) -> list[tuple[str, str, float | None]]:
-    """The links of the stored groups (one group's with ``group``), weakest first: the ones most worth a look."""
-    groups = store.groups(table, [group] if group is not None else None)
-    if group is not None and not groups:
-        raise ConfigError(f"table {table!r} has no group {group}")
-    pairs = [(p.a, p.b) for g in groups for p in g.pairs]
-    decided = {d.pair for d in store.decisions(table, [k for p in pairs for k in p])} if not include_decided else set()
-    pairs = [p for p in pairs if p not in decided]
-    scored = scorer.pairs(pairs) if scorer is not None else {}
-    out = [(a, b, scored.get((a, b), {}).get("similarity")) for a, b in pairs]
-    return sorted(out, key=lambda p: (p[2] if p[2] is not None else 2.0, key_sort(p[0]), key_sort(p[1])))

@@ -33,6 +33,7 @@ ALLOWED = {
     "eval": {"config", "db", "index", "report", "runs", "store", "text"},
     "report": {"config", "db", "index", "store", "text"},
     "demo": set(),
+    "web": {"config", "db", "index", "report", "runs", "store", "text"},
 }
 STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys", "dedup.index.decisions"}
 

@@ -1,0 +1,247 @@
+"""The workbench's pages and forms. Reads run in Starlette's thread pool (sync handlers); every
+POST checks the CSRF token and the read-only switch first (``_form``), needs a reviewer's name,
+and does one action of dedup.web.actions, then sends the browser back to what it was looking at."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse
+from starlette.routing import Route
+
+from ..errors import ConfigError
+from ..index.decisions import VERDICTS
+from ..runs import actions
+from ..runs.calibrate import candidates, sample
+from ..runs.review_pairs import group_pairs
+from .app import Site, reviewer_of, set_cookie, set_reviewer
+from .i18n import LANGS, MESSAGES, translator
+from .listing import PAGE, Filters, counts, is_weak, select, summaries
+from .pages import group_view, pair_view
+from .security import AUTH_COOKIE, LANG_COOKIE
+from .workbench import date_column, label_of
+
+CALIBRATE_PER_BIN = 5
+SOURCE = "web"  # the decisions' source: made in the workbench
+
+
+def safe_next(value: str | None, default: str = "/") -> str:
+    """A path on this site to go back to (never another site's address)."""
+    value = value or ""
+    return value if value.startswith("/") and not value.startswith(("//", "/\\")) else default
+
+
+def _back(path: str, **params) -> RedirectResponse:
+    params = {k: v for k, v in params.items() if v not in (None, "")}
+    return RedirectResponse(path + ("?" + urlencode(params) if params else ""), status_code=303)
+
+
+def _first_columns(bench) -> list[dict]:
+    """The list's columns of a group's first row: its first short field and its first text."""
+    fields = bench.tcfg.fields
+    names = [next((f.name for f in fields if f.kind == "short"), None), next((f.name for f in fields if f.kind != "short"), None)]
+    return [{"name": n, "label": label_of(bench.tcfg, n)} for n in names if n]
+
+
+def _date_label(bench) -> str | None:
+    dc = date_column(bench.tcfg)
+    label = label_of(bench.tcfg, dc) if dc else None
+    return label if label != dc else None
+
+
+def routes(site: Site) -> list[Route]:
+    bench = site.bench
+    config = bench.config
+
+    def t_of(request: Request):
+        return translator(site.lang_of(request))
+
+    async def _form(request: Request):
+        t = t_of(request)
+        if bench.read_only:
+            raise HTTPException(403, t("read_only"))
+        form = await request.form()
+        if not site.guard.csrf_ok(request.state.session, form.get("csrf")):
+            raise HTTPException(403, t("csrf"))
+        return form
+
+    def groups_page(request: Request):
+        f = Filters.parse(request.query_params)
+        with bench.opened() as (store, source, scorer):
+            if store.state(bench.table) is None:
+                return site.render(request, "groups.html", empty=True, f=f)
+            found = bench.cached("summaries", bench.stamp(store), lambda: summaries(bench, store, source, scorer))
+            threshold = scorer.threshold if scorer is not None else None
+            shown = select(bench, store, found, f, threshold)
+            runs = [r.id for r in store.runs(bench.table, 30) if r.status == "ok"]
+        pages = max(1, -(-len(shown) // PAGE))
+        page = min(f.page, pages)
+        return site.render(request, "groups.html", empty=False, f=f, counts=counts(found, shown, threshold),
+                           groups=shown[(page - 1) * PAGE:page * PAGE], page=page, pages=pages, runs=runs,
+                           threshold=threshold, weak=is_weak, first_cols=_first_columns(bench), date_label=_date_label(bench),
+                           params={k: v for k, v in request.query_params.items() if k != "page"})
+
+    def group_page(request: Request):
+        gid = request.path_params["gid"]
+        with bench.opened() as (store, source, scorer):
+            view = group_view(bench, store, source, scorer, gid)
+        if view is None:
+            return site.render(request, "error.html", status=404, message=t_of(request)("gone"))
+        return site.render(request, "group.html", g=view, notes=actions.group_notes(config, bench.table, gid),
+                           done=request.query_params.get("done"))
+
+    def _where_now(keys: list[str], leaving: set[str] = frozenset()) -> int | None:
+        """The group the first of ``keys`` that stays is in now (else any of them is in)."""
+        with bench.opened() as (store, _source, _scorer):
+            found = store.group_ids_of(bench.table, keys)
+        stays = [found[k] for k in keys if k in found and k not in leaving]
+        return stays[0] if stays else next(iter(found.values()), None)
+
+    def _groups(ids: list[int]):
+        with bench.opened() as (store, _source, _scorer):
+            return store.groups(bench.table, ids)
+
+    async def group_action(request: Request):
+        gid, what = request.path_params["gid"], request.path_params["what"]
+        form = await _form(request)
+        reviewer = reviewer_of(request)
+        if not reviewer:
+            return _back("/name", next=f"/group/{gid}")
+        found = await run_in_threadpool(_groups, [gid])
+        if not found:
+            raise HTTPException(404, t_of(request)("gone"))
+        keys = found[0].keys
+        note = (form.get("note") or "").strip() or None
+        leaving: set[str] = set()
+        if what == "pair":
+            a, b, verdict = form.get("a"), form.get("b"), form.get("verdict")
+            if a not in keys or b not in keys or a == b or verdict not in VERDICTS:
+                raise ConfigError("choose two rows of this group and same or different")
+            await run_in_threadpool(actions.mark, config, bench.table, a, b, verdict, reviewer=reviewer,
+                                    source=SOURCE, note=note)
+            leaving = {b} if verdict != "same" else set()
+        elif what == "take-out":
+            key = form.get("key")
+            if key not in keys:
+                raise ConfigError(f"row {key!r} is not in group {gid}")
+            await run_in_threadpool(actions.take_out, config, bench.table, key, reviewer=reviewer, source=SOURCE,
+                                    note=note)
+            leaving = {key}
+        elif what == "split":
+            parts: dict[str, list[str]] = {}
+            for key, part in zip(form.getlist("key"), form.getlist("part")):
+                if key in keys:
+                    parts.setdefault(part, []).append(key)
+            if len(parts) < 2:
+                raise ConfigError("put the rows in at least two parts to split the group")
+            await run_in_threadpool(actions.split, config, bench.table, list(parts.values()), reviewer=reviewer,
+                                    source=SOURCE, note=note)
+        elif what == "merge":
+            try:
+                other = int(form.get("other") or "")
+            except ValueError:
+                raise ConfigError("give the number of the group to merge with") from None
+            await run_in_threadpool(actions.merge, config, bench.table, gid, other, reviewer=reviewer, source=SOURCE,
+                                    note=note)
+        elif what == "note":
+            text = (form.get("text") or "").strip()
+            if not text:
+                raise ConfigError("write the note first")
+            await run_in_threadpool(actions.note_group, config, bench.table, gid, text, reviewer=reviewer)
+        else:
+            raise HTTPException(404, t_of(request)("not_found"))
+        now = await run_in_threadpool(_where_now, keys, leaving)
+        return _back(f"/group/{now}" if now is not None else "/", done=what)
+
+    async def undo(request: Request):
+        form = await _form(request)
+        await run_in_threadpool(actions.undo_last, config, bench.table, reviewer=reviewer_of(request) or None)
+        return _back(safe_next(form.get("next")), done="undo")
+
+    def _queue_pairs(store, scorer, mode: str):
+        if mode != "calibrate":
+            return group_pairs(store, scorer, bench.table)
+        if scorer is None:
+            return []
+        runs = [r for r in store.runs(bench.table, 50) if r.kind != "decide" and r.status == "ok"]
+        cands = bench.cached("candidates", runs[0].id if runs else None, lambda: candidates(scorer))
+        decided = {d.pair for d in store.decisions(bench.table)}
+        return sample(cands, scorer.threshold, CALIBRATE_PER_BIN, 0, decided)
+
+    def queue_page(request: Request):
+        mode = "calibrate" if request.query_params.get("mode") == "calibrate" else "weak"
+        f = Filters.parse({"page": request.query_params.get("at")})
+        with bench.opened() as (store, source, scorer):
+            pairs = _queue_pairs(store, scorer, mode) if store.state(bench.table) is not None else []
+            at = min(f.page, len(pairs)) if pairs else 0
+            view = pair_view(bench, store, source, scorer, *pairs[at - 1]) if pairs else None
+        return site.render(request, "queue.html", mode=mode, view=view, at=at, total=len(pairs))
+
+    async def queue_answer(request: Request):
+        form = await _form(request)
+        reviewer = reviewer_of(request)
+        mode, at = form.get("mode") or "weak", form.get("at") or "1"
+        if not reviewer:
+            return _back("/name", next=f"/queue?mode={mode}&at={at}")
+        if form.get("verdict") not in VERDICTS or not form.get("a") or not form.get("b") or form.get("a") == form.get("b"):
+            raise ConfigError("answer same or different on two rows")
+        await run_in_threadpool(actions.mark, config, bench.table, form.get("a"), form.get("b"), form.get("verdict"),
+                                reviewer=reviewer, source=SOURCE)
+        return _back("/queue", mode=mode, at=at, done="mark")
+
+    def history_page(request: Request):
+        with bench.opened() as (store, _s, _sc):
+            found = list(reversed(store.decisions(bench.table)))[:100]
+        return site.render(request, "history.html", decisions=found,
+                           actions_done=actions.history(config, bench.table), kinds=MESSAGES)
+
+    def name_page(request: Request):
+        return site.render(request, "name.html", next=safe_next(request.query_params.get("next")))
+
+    async def name_post(request: Request):
+        form = await request.form()
+        if not site.guard.csrf_ok(request.state.session, form.get("csrf")):
+            raise HTTPException(403, t_of(request)("csrf"))
+        name = (form.get("name") or "").strip()
+        if not name:
+            return _back("/name", next=safe_next(form.get("next")))
+        response = _back(safe_next(form.get("next")))
+        set_reviewer(site, response, name)
+        return response
+
+    def login_page(request: Request):
+        return site.render(request, "login.html", next=safe_next(request.query_params.get("next")), wrong=False)
+
+    async def login_post(request: Request):
+        form = await request.form()
+        if not site.guard.csrf_ok(request.state.session, form.get("csrf")):
+            raise HTTPException(403, t_of(request)("csrf"))
+        if not site.guard.token_ok(form.get("token")):
+            return site.render(request, "login.html", status=403, next=safe_next(form.get("next")), wrong=True)
+        response = _back(safe_next(form.get("next")))
+        set_cookie(site, response, AUTH_COOKIE, site.guard.auth_cookie())
+        return response
+
+    def lang_switch(request: Request):
+        response = _back(safe_next(request.query_params.get("next")))
+        if request.query_params.get("to") in LANGS:
+            set_cookie(site, response, LANG_COOKIE, request.query_params["to"])
+        return response
+
+    return [
+        Route("/", groups_page),
+        Route("/group/{gid:int}", group_page),
+        Route("/group/{gid:int}/{what}", group_action, methods=["POST"]),
+        Route("/undo", undo, methods=["POST"]),
+        Route("/queue", queue_page),
+        Route("/queue", queue_answer, methods=["POST"]),
+        Route("/history", history_page),
+        Route("/name", name_page),
+        Route("/name", name_post, methods=["POST"]),
+        Route("/login", login_page),
+        Route("/login", login_post, methods=["POST"]),
+        Route("/lang", lang_switch),
+    ]
