@@ -123,7 +123,7 @@ class MatchConfig:
     anchors: int | None = 16  # text tables: a key's rows are compared with its first this many (None: all)
     common_share: float = 0.002  # text tables: a content feature in more than this share of rows weighs less
     common_rows: int = 10  # ... and in more than this many rows (dedup.text.rarity)
-    common_floor: float = 0.25  # the least a common content feature weighs (a feature alone in its row: 1)
+    common_floor: float = 0.3  # the least a common content feature weighs (a feature alone in its row: 1)
     digits: str = "keep"  # text tables: digit runs inside the 3-grams as written (keep) or folded to 0 (fold)
 
 
