@@ -14,13 +14,12 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 from datetime import datetime, timedelta
 
 from bench.labelled.common import Labelled
 from . import topics_zh, zh
-from .output import write_set
+from .output import cli
 
 KINDS = ("original", "refiled", "form", "mass")
 _PHRASES = (
@@ -92,12 +91,7 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    write_set(generate(a.rows, a.seed), a.out, "petitions", ("name", "phone", "address"), ("title", "content"))
+    cli(__doc__, generate, 5000, "petitions", ("name", "phone", "address"), ("title", "content"))
 
 
 if __name__ == "__main__":

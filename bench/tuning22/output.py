@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
@@ -32,3 +33,13 @@ def write_set(data: Labelled, out: str | os.PathLike, table: str, identity: tupl
     (out / "dedup.yaml").write_text(
         f"source: {{url: 'sqlite:///{out / 'source.db'}'}}\nstore: {{url: 'sqlite:///{out / 'store.db'}'}}\n"
         f"tables:\n  {table}:\n    key: id\n    watermark: updated_at\n    fields:\n{fields}", encoding="utf-8")
+
+
+def cli(doc: str, generate, rows: int, table: str, identity: tuple[str, ...], content: tuple[str, ...]) -> None:
+    """A generator's command line: --rows, --seed, --out."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=rows)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    write_set(generate(a.rows, a.seed), a.out, table, identity, content)

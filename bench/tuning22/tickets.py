@@ -9,12 +9,11 @@ customer writing again (usually from the same email; a reworded greeting, a typo
 
 from __future__ import annotations
 
-import argparse
 import random
 from datetime import datetime, timedelta
 
 from bench.labelled.common import Labelled
-from .output import write_set
+from .output import cli
 
 KINDS = ("original", "resent")
 STOCK = (
@@ -101,12 +100,7 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args()
-    write_set(generate(a.rows, a.seed), a.out, "tickets", ("name", "email"), ("subject", "body"))
+    cli(__doc__, generate, 2000, "tickets", ("name", "email"), ("subject", "body"))
 
 
 if __name__ == "__main__":
