@@ -42,7 +42,8 @@ def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a:
     return {
         "a": a, "b": b, "similarity": scored.get("similarity"), "scores": by_field,
         "measure": scorer.measure if scorer is not None else None,
-        "threshold": scorer.threshold if scorer is not None else None,
+        "threshold": (scored.get("decided_by") or {}).get("threshold", scorer.threshold if scorer is not None else None),
+        "rule": scored.get("decided_by"),
         "distance": (fps[a] ^ fps[b]).bit_count() if a in fps and b in fps else None,
         "blocks": scorer.shared_blocks(a, b) if scorer is not None else [],
         "groups": {a: groups.get(a), b: groups.get(b)},

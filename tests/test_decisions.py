@@ -141,7 +141,11 @@ def test_explain_shows_the_rows_side_by_side_with_the_decision(project):
     g = next(g for g in rep["groups"] if any(p["similarity"] < 1 for p in g["pairs"]))
     p = next(p for p in g["pairs"] if p["similarity"] < 1)
     out = cli(project, "explain", p["b"], p["a"], "--no-color", "--width", "80")
-    assert out.startswith(f"{p['a']}  <->  {p['b']}   similarity {p['similarity']:.3f} (threshold 0.75)")
+    view = json.loads(cli(project, "explain", p["b"], p["a"], "--json"))
+    rule = view["rule"]  # the bar that accepted the pair (issue 22), not always match.threshold
+    assert view["threshold"] == rule["threshold"] and p["similarity"] >= rule["threshold"]
+    assert out.startswith(f"{p['a']}  <->  {p['b']}   similarity {p['similarity']:.3f} "
+                          f"(threshold {rule['threshold']}: {rule['name']}, {rule['knob']})")
     assert "shared blocks (" in out and "decision: none" in out and "[" in out  # some characters differ
     colored = cli(project, "explain", p["a"], p["b"], "--color", "--width", "80")
     assert "\x1b[7m" in colored and colored.replace("\x1b[7m", "[").replace("\x1b[27m", "]") != colored

@@ -112,7 +112,8 @@ def test_with_idf_incremental_runs_equal_a_full_run_on_the_full_runs_terms(store
     assert run_incremental(cfg).rows_read == 90
     store = open_store(cfg.store_url)
     try:
-        assert store.state("petitions").version["learned"] == {"documents": first}
+        # the IDF documents and (issue 22) the rows the common content features were counted in
+        assert store.state("petitions").version["learned"] == {"documents": first, "content_documents": first}
     finally:
         store.close()
     incremental_groups = memberships(cfg)
@@ -123,9 +124,32 @@ def test_with_idf_incremental_runs_equal_a_full_run_on_the_full_runs_terms(store
     everyone = len(run_full(relearned).keys)  # learning from all rows changes the weights: the stamp says so
     store = open_store(relearned.store_url)
     try:
-        assert store.state("petitions").version["learned"] == {"documents": everyone} and everyone > first
+        assert store.state("petitions").version["learned"] == {"documents": everyone, "content_documents": everyone}
+        assert everyone > first
     finally:
         store.close()
+
+
+def test_incremental_runs_weigh_shared_text_as_the_full_run_learned_it(store_url, tmp_path):
+    """Issue 22: the common content features and identity values are learned by the full run and
+    read back by incremental runs: the result is the one a full run over all rows gets with what
+    the first full run learned (keep_terms), on every store."""
+    sample = generate_petitions(240, seed=6, duplicate_share=0.4)
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(sample.rows[:150], sample.truth))
+    cfg = cfg_for(src, store_url)
+    first = len(run_full(cfg).keys)
+    store = open_store(cfg.store_url)
+    try:
+        assert store.state("petitions").version["learned"] == {"content_documents": first}
+    finally:
+        store.close()
+    append(src, sample.rows[150:])
+    assert run_incremental(cfg).rows_read == 90
+    incremental_groups = memberships(cfg)
+    assert len(incremental_groups) > 5
+    run_full(cfg, keep_terms=True)  # all 240 rows, weighed with what the first 150 taught
+    assert memberships(cfg) == incremental_groups
 
 
 def test_incremental_with_idf_needs_a_full_run_first(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .checks import integer, unknown_keys
-from .model import KEYS, MATCH_METHODS, MatchConfig
+from .model import DIGIT_MODES, KEYS, MATCH_METHODS, MatchConfig
 
 
 def parse_match(raw: dict, problems) -> MatchConfig:
@@ -15,7 +15,13 @@ def parse_match(raw: dict, problems) -> MatchConfig:
         problems.add("match.method", f"must be one of {', '.join(MATCH_METHODS)}")
         method = d.method
     values = {k: _fraction(raw, k, problems, getattr(d, k))
-              for k in ("threshold", "identity_threshold", "short_threshold", "short_identity_threshold")}
+              for k in ("threshold", "identity_threshold", "short_threshold", "short_identity_threshold",
+                        "common_share", "common_floor")}
+    values["common_rows"] = integer(raw, "common_rows", "match", problems, default=d.common_rows, minimum=1)
+    values["digits"] = raw.get("digits", d.digits)
+    if values["digits"] not in DIGIT_MODES:
+        problems.add("match.digits", f"must be one of {', '.join(DIGIT_MODES)}")
+        values["digits"] = d.digits
     record = raw.get("record_threshold")
     record = None if record is None else _fraction(raw, "record_threshold", problems, None)
     short_chars = integer(raw, "short_chars", "match", problems, default=d.short_chars, minimum=0)

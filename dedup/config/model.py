@@ -27,6 +27,7 @@ SEGMENTERS = ("auto", "jieba", "rjieba")  # text.segmenter: auto = rjieba when i
 DEFAULT_MIN_FIELD_SIMILARITY = 0.75
 FINGERPRINTS = ("auto", "row", "fields")
 MATCH_METHODS = ("minhash", "simhash")  # how candidates are found and verified (dedup.runs.recipe)
+DIGIT_MODES = ("keep", "fold")  # match.digits
 MATCH_ROLES = ("content", "identity", "none")  # a field's part in the minhash recipe
 PAPER_RECIPE = {"match": {"method": "simhash"},
                 "simhash": {"max_distance": 3, "sketch_bits": 64, "min_similarity": None},
@@ -41,7 +42,7 @@ KEYS = {
     "": {"source", "store", "match", "groups", "simhash", "tables", "text"},
     "groups": {"clustering", "warn_size", "warn_growth"},
     "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
-              "short_identity_threshold", "record_threshold"},
+              "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
@@ -130,6 +131,10 @@ class MatchConfig:
     short_identity_threshold: float = 0.20
     record_threshold: float | None = None  # record tables' weighted field similarity; None: the scheme's default
     anchors: int | None = 16  # text tables: a key's rows are compared with its first this many (None: all)
+    common_share: float = 0.002  # text tables: a content feature in more than this share of rows weighs less
+    common_rows: int = 10  # ... and in more than this many rows (dedup.text.rarity)
+    common_floor: float = 0.3  # the least a common content feature weighs (a feature alone in its row: 1)
+    digits: str = "keep"  # text tables: digit runs inside the 3-grams as written (keep) or folded to 0 (fold)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

@@ -51,6 +51,7 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
         if on_total is not None:
             on_total(source.count())
         result = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
+        recipe = recipe.learn_content(result.features)  # what the table shares, as a full run learns it
         sketches = recipe.sketch(result.features, TermModel.learn(result.features) if recipe.idf else None)
         recipe = recipe.learn(sketches)  # as a full run does
         every_key = list(result.keys) + [s.key for s in result.skipped]

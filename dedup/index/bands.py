@@ -155,6 +155,24 @@ class TextVerifier:
             out |= (a[:, c] == b[:, c]) & (a[:, c] != 0)
         return out
 
+    RULES = {"content": ("content", "threshold"),
+             "content_identity": ("content with an identity field equal", "identity_threshold"),
+             "short": ("short text", "short_threshold"),
+             "short_identity": ("short text with an identity field equal", "short_identity_threshold")}
+
+    def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
+        """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
+        not accepted, the lowest bar it had to reach (with an identity field equal: that rule's)."""
+        a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+        j = self.scores(a, b)
+        same = self.same_person(a, b)
+        short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
+        out = []
+        for x, s, sh in zip(j.tolist(), same.tolist(), short.tolist()):
+            plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
+            out.append(plain if x >= getattr(self, self.RULES[plain][1]) or not s else with_id)
+        return out
+
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)

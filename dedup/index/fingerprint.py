@@ -39,6 +39,10 @@ class HashedFeatures:
     counts: np.ndarray  # int64 features per row
     field: np.ndarray | None = None  # int16 position of each feature's column (fields fingerprints only)
     signatures: np.ndarray | None = None  # (rows, words) uint64 per row, when the recipe keeps a signature
+    # a text signature's content features (dedup.text.content), hashed: ``signatures`` is then only
+    # the words before the MinHash values, which the recipe makes once it knows what the table shares
+    content: np.ndarray | None = None  # uint64, row r owns the next ``content_counts[r]``
+    content_counts: np.ndarray | None = None
 
     @classmethod
     def of(cls, rows: Sequence[Mapping[str, float]], fields: Sequence[Sequence[int]] | None = None,
@@ -69,15 +73,19 @@ class HashedFeatures:
             return cls(np.empty(0, np.uint64), np.empty(0), np.empty(0, bool), np.empty(0, np.int64))
         field = None if any(p.field is None for p in parts) else np.concatenate([p.field for p in parts])
         sigs = None if any(p.signatures is None for p in parts) else np.concatenate([p.signatures for p in parts])
+        content = [None, None] if any(p.content is None for p in parts) else \
+            [np.concatenate([getattr(p, a) for p in parts]) for a in ("content", "content_counts")]
         return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),
-                   field, sigs)
+                   field, sigs, *content)
 
     def rows(self, keep: np.ndarray) -> "HashedFeatures":
         """The features of the rows where ``keep`` (bool, one per row) is true."""
         per = np.repeat(keep, self.counts)
         return HashedFeatures(self.hashes[per], self.weights[per], self.idf[per], self.counts[keep],
                               None if self.field is None else self.field[per],
-                              None if self.signatures is None else self.signatures[keep])
+                              None if self.signatures is None else self.signatures[keep],
+                              None if self.content is None else self.content[np.repeat(keep, self.content_counts)],
+                              None if self.content is None else self.content_counts[keep])
 
 
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:

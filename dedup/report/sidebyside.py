@@ -53,6 +53,14 @@ def wrap(text: str, marks: list[bool], width: int, color: bool) -> list[str]:
     return lines
 
 
+def _bar(view: dict) -> str:
+    """`` (threshold T)``, with the rule that set it when the recipe has several (explain)."""
+    if view.get("threshold") is None:
+        return ""
+    rule = view.get("rule") or {}
+    return f" (threshold {view['threshold']}" + (f": {rule['name']}, {rule['knob']}" if rule.get("knob") else "") + ")"
+
+
 def render_pair(view: dict, width: int = 100, color: bool = False) -> str:
     """The lines of one pair's view (dedup.review.pair_view)."""
     a, b = view["a"], view["b"]
@@ -60,7 +68,7 @@ def render_pair(view: dict, width: int = 100, color: bool = False) -> str:
     sim = view.get("similarity")
     head = [f"{visible(a)}  <->  {visible(b)}"
             + (f"   similarity {sim:.3f}" if sim is not None else "   (no stored fingerprint for both rows)")
-            + (f" (threshold {view['threshold']})" if view.get("threshold") is not None else "")
+            + _bar(view)
             + (f", distance {view['distance']}" if view.get("distance") is not None else "")]
     if view.get("measure"):
         head.append(f"  measure: {view['measure']}")

@@ -117,9 +117,24 @@ class Scorer:
             return v.field_scores(r.signatures(a), r.signatures(b))
         return v.field_scores(a[:, :r.words], b[:, :r.words])
 
+    def rules(self, a: np.ndarray, b: np.ndarray) -> list[dict]:
+        """For aligned sketches: the rule that accepted each pair (or whose bar it missed), with its
+        threshold and the config key that sets it (text tables: dedup.index.bands.TextVerifier.RULES)."""
+        r, v = self.recipe, self.recipe.verifier
+        if isinstance(v, TextVerifier):
+            out = []
+            for rule in v.rules(r.signatures(a), r.signatures(b)):
+                words, knob = TextVerifier.RULES[rule]
+                out.append({"rule": rule, "name": words, "threshold": float(getattr(v, knob)), "knob": f"match.{knob}"})
+            return out
+        name = "record score" if r.scheme is not None and r.table.by_field else "similarity"
+        return [{"rule": name.replace(" ", "_"), "name": name, "threshold": self.threshold, "knob": self.knob}
+                for _ in range(len(a))]
+
     def pairs(self, pairs: list[tuple[str, str]], with_weights: bool = False) -> dict[tuple[str, str], dict]:
-        """(a, b) -> {"similarity": x, "rule": name, "threshold": bar, "fields": {name: x}} for the pairs
-        whose rows are both stored (rule: dedup.runs.rules, None when no rule accepts the pair);
+        """(a, b) -> {"similarity": x, "rule": name, "threshold": bar, "decided_by": {...}, "fields": {name: x}}
+        for the pairs whose rows are both stored (rule: dedup.runs.rules, None when no rule accepts the
+        pair; decided_by: the rule that decides it, accepted or not, with its words and config key);
         ``with_weights``: also "weights", each field's weight in the score (records, fields fingerprint)."""
         keys = sorted({k for p in pairs for k in p}, key=key_sort)
         have, sk = self.sketches(keys)
@@ -133,10 +148,12 @@ class Scorer:
         fields = self.field_scores(sk[ia], sk[ib])
         weights = self.field_weights(sk[ia], sk[ib]) if with_weights else None
         rules = pair_rules(self.recipe, sk[ia], sk[ib], score)
+        decided = self.rules(sk[ia], sk[ib])
         names = self.field_names()
         out = {}
         for n, p in enumerate(known):
-            entry = {"similarity": _num(score[n]), "rule": rules[n][0], "threshold": rules[n][1]}
+            entry = {"similarity": _num(score[n]), "rule": rules[n][0], "threshold": rules[n][1],
+                     "decided_by": decided[n]}
             if fields is not None:
                 entry["fields"] = {name: _num(x) for name, x in zip(names, fields[n].tolist())}
             if weights is not None:

@@ -96,6 +96,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             if recipe.idf:
                 terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
                     else TermModel.learn(rows.features)
+            recipe = stored_content(store, recipe, rows.features) if keep_terms else recipe.learn_content(rows.features)
             sketches = recipe.sketch(rows.features, terms)
             recipe = learned(recipe, sketches)
         rows = replace(rows, features=None)  # the sketches hold what is needed: the features' arrays
@@ -167,7 +168,17 @@ def snapshot(run, recipe: Recipe, terms: TermModel | None, groups: list[Group], 
     return TableSnapshot(
         table=recipe.table.name, run_id=run.id, keys=[], fingerprints=np.empty(0, np.uint64), groups=groups,
         skipped=skipped, version=recipe.version(terms), watermark=watermark,
-        terms=TermCounts(*terms.kept()) if terms is not None else None, changes=changes)
+        terms=term_counts(terms, recipe), changes=changes)
+
+
+def term_counts(terms: TermModel | None, recipe: Recipe) -> TermCounts | None:
+    """What the store keeps of what a full run counted: the IDF terms in two rows or more and the
+    common content features (dedup.text.rarity), salted apart."""
+    parts = ([terms.kept()] if terms is not None else []) + \
+        [m.kept() for m in (recipe.content_model, recipe.identity_model) if m is not None]
+    if not parts:
+        return None
+    return TermCounts(np.concatenate([h for h, _ in parts]), np.concatenate([c for _, c in parts]))
 
 
 def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.ndarray, distinct=None) -> TableSnapshot:
@@ -193,6 +204,14 @@ def finish_full(store: Store, run, result: FullResult, decisions=(), clock: Stag
     result.started = iso_utc(run.started_at)
     store.finish_run(run.id, "ok", result.summary())
     return result
+
+
+def stored_content(store: Store, recipe: Recipe, feats: HashedFeatures) -> Recipe:
+    """The recipe with the common content features the last full run stored, for those in ``feats``."""
+    state = store.state(recipe.table.name)
+    learned = (state.version.get(LEARNED) if state is not None else None) or {}
+    return recipe.stored_content(learned.get("content_documents"),
+                                 lambda keys: store.term_counts(recipe.table.name, keys), feats)
 
 
 def stored_terms(store: Store, table: str, feats: HashedFeatures) -> TermModel:

@@ -27,7 +27,7 @@ from ..index.groups import Group, Pair
 from ..index.keys import key_sort
 from ..store import Store, TableChanges, iso_utc
 from . import late, sizes
-from .full import stored_terms
+from .full import stored_content, stored_terms
 from .lineage import describe
 from .locking import table_run
 from .parallel import resolve_workers
@@ -109,6 +109,7 @@ def run_incremental(config: Config, table: str | None = None, progress: Progress
                          select=late.changed_rows(store, name, recipe.table.watermark) if state is not None else None,
                          null_since=since)
         rows.watermark = late.later(rows.watermark, since)
+        recipe = stored_content(store, recipe, rows.features)
         sketches = recipe.sketch(rows.features, stored_terms(store, name, rows.features) if recipe.idf else None)
         decisions = store.decisions(name)
         changes, result = plan_changes(store, recipe, rows, sketches, run.id, version, decisions, gone, config.groups)

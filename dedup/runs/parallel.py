@@ -56,7 +56,9 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
         else:
             skipped.append(Skipped(key, "no_features", "every field is empty"))
     feats = hashed_batch(featurizer, found)
-    if featurizer.signature is not None:
+    if hasattr(featurizer.signature, "parts"):  # a text signature: weighed once the run knows what rows share
+        feats.signatures, feats.content, feats.content_counts = featurizer.signature.parts(kept)
+    elif featurizer.signature is not None:
         feats.signatures = featurizer.signature.of_rows(kept)
     return keys, feats, skipped
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, replace
+from typing import Callable
 from importlib.metadata import PackageNotFoundError, version as dist_version
 
 import numpy as np
@@ -34,6 +35,7 @@ from ..text.normalize import NORMALIZATION_VERSION
 from ..text.segment import Segmenter
 from ..text.records import RecordSignature
 from ..text.signature import TextSignature
+from ..text.rarity import IDENTITY_SALT, ContentModel
 from ..text.terms import TermModel
 from .clock import StageClock
 
@@ -53,6 +55,9 @@ class Recipe:
     scheme: object = None  # minhash recipe: the keys over the signature words (BandScheme or RecordScheme)
     learned: dict | None = None  # what the scheme learned from the whole table (record tables)
     clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
+    rarity: tuple[float, int, float] | None = None  # text tables: match.common_share, common_rows, common_floor
+    content_model: ContentModel | None = None  # the content features the table shares (dedup.text.rarity)
+    identity_model: ContentModel | None = None  # the identity values many rows carry (dedup.text.rarity)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> "Recipe":
@@ -94,15 +99,37 @@ class Recipe:
 
     def version(self, terms: TermModel | None = None) -> dict:
         """The stamp stored with the fingerprints, with what was learned from the whole table: the
-        IDF documents, the record scheme's field statistics."""
+        IDF documents, the record scheme's field statistics, the rows the common content features
+        were counted in."""
         learned = {**({"documents": terms.documents} if terms is not None else {}),
-                   **({"fields": self.learned} if self.learned is not None else {})}
+                   **({"fields": self.learned} if self.learned is not None else {}),
+                   **(self.content_model.stamp() if self.content_model is not None else {})}
         return {**self.stamp, LEARNED: learned} if learned else dict(self.stamp)
 
     @property
     def learns(self) -> bool:
         """Whether the recipe's keys depend on what a full run learns from the whole table."""
         return self.scheme is not None and hasattr(self.scheme, "learn")
+
+    def learn_content(self, feats: HashedFeatures) -> "Recipe":
+        """This recipe with the content features and identity values a full run's rows share (text tables)."""
+        if self.rarity is None or feats.content is None:
+            return self
+        rows = len(feats.content_counts)
+        return replace(self, content_model=ContentModel.learn(feats.content, rows, *self.rarity),
+                       identity_model=ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *self.rarity,
+                                                         salt=IDENTITY_SALT))
+
+    def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
+                       feats: HashedFeatures) -> "Recipe":
+        """This recipe with the common content features and identity values the last full run of
+        ``documents`` rows stored, for those in ``feats`` (``counts``: the store's term counts of some keys)."""
+        if self.rarity is None or feats.content is None or documents is None:
+            return self
+        content = counts(ContentModel.stored_keys(feats.content))
+        identity = counts(ContentModel.stored_keys(feats.signatures[:, 1:], IDENTITY_SALT))
+        return replace(self, content_model=ContentModel.stored(documents, *self.rarity, content),
+                       identity_model=ContentModel.stored(documents, *self.rarity, identity, IDENTITY_SALT))
 
     def learn(self, sketches: np.ndarray) -> "Recipe":
         """This recipe with what its scheme learns from a full run's rows (itself if nothing)."""
@@ -127,6 +154,9 @@ class Recipe:
         if self.scheme is None:
             return words
         sigs = feats.signatures
+        if feats.content is not None:
+            sigs = self.featurizer.signature.finish(sigs, feats.content, feats.content_counts, self.content_model,
+                                                    self.identity_model)
         if sigs is None:
             sigs = np.zeros((len(feats.counts), self.featurizer.signature.words), np.uint64)
         return np.hstack([words, sigs])
@@ -285,7 +315,7 @@ def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
     else:
         content = tuple(f.name for f in tcfg.fields if f.role == "content")
         identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
-        signature = TextSignature(content, identity)
+        signature = TextSignature(content, identity, digits=m.digits)
         scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars)
@@ -293,7 +323,8 @@ def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
             "keys": {"bands": scheme.bands, "r": scheme.r, "short_chars": m.short_chars, "anchors": m.anchors,
                      "identity_keys": [list(c) for c in scheme.pairs_of_identity]},
             "verify": {k: getattr(verifier, k) for k in ("threshold", "identity_threshold", "short_threshold",
-                                                         "short_identity_threshold")}}
+                                                         "short_identity_threshold")},
+            "common": {"share": m.common_share, "rows": m.common_rows, "floor": m.common_floor}}
     featurizer = Featurizer(tcfg.fields, segmenter, tf=config.text.tf, signature=signature)
     stamp = {
         "match": "minhash",
@@ -307,7 +338,9 @@ def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
     }
     stamp = json.loads(json.dumps(stamp, sort_keys=True))
     layout = BlockLayout.for_distance(config.max_distance, config.blocks)  # only for `dedup eval` sweeps
-    return Recipe(tcfg, featurizer, 1, layout, verifier, config.text.idf, config.max_distance, stamp, scheme)
+    rarity = None if tcfg.by_field else (m.common_share, m.common_rows, m.common_floor)
+    return Recipe(tcfg, featurizer, 1, layout, verifier, config.text.idf, config.max_distance, stamp, scheme,
+                  rarity=rarity)
 
 
 def fingerprints_of(sketches: np.ndarray, rows: int) -> np.ndarray:

@@ -104,7 +104,9 @@ class Featurizer:
                                   np.fromiter((e[2] for e in entries), bool, len(entries)),
                                   np.fromiter(map(len, described), np.int64, len(described)),
                                   np.fromiter((e[1] for e in entries), np.int16, len(entries)) if self.by_field else None)
-        if self.signature is not None:
+        if hasattr(self.signature, "parts"):  # as dedup.runs.parallel.featurize_rows
+            out.signatures, out.content, out.content_counts = self.signature.parts(rows)
+        elif self.signature is not None:
             out.signatures = self.signature.of_rows(rows)
         return out
 

@@ -57,6 +57,26 @@ def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
     return _DIGITS.sub("0", _NOISE.sub("", folded)), _DIGITS.findall(normal)
 
 
+def nfkc_again(folded: str) -> str:
+    """NFKC of casefolded text (folding can un-normalise)."""
+    return unicodedata.normalize("NFKC", folded)
+
+
+def fold_noise(text: str) -> str:
+    """Everything that is not a letter or a digit removed."""
+    return _NOISE.sub("", text)
+
+
+def fold_digits(text: str) -> str:
+    """Each run of digits made one ``0``."""
+    return _DIGITS.sub("0", text)
+
+
+def digit_runs(normal: str) -> list[str]:
+    """The digit runs of NFKC text."""
+    return _DIGITS.findall(normal)
+
+
 def shingle_hashes(texts: list[str], n: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """The distinct hashed character n-grams of each text -> (hashes uint64, counts per text).
     A text shorter than n is one shingle; an empty text has none."""

@@ -5,8 +5,9 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
 - word 0: the length of its cleaned content (short complaints are judged differently);
 - one word per identity column (name, phone, address...): a hash of the cleaned whole value,
   0 when it is empty;
-- ``perms / 2`` words: the MinHash values (uint32, two a word) of the content's character
-  3-grams and numbers (dedup.text.shingles).
+- ``perms / 2`` words: the weighted MinHash values (uint32, two a word) of the content's
+  features: character 3-grams, Latin-script words and numbers (dedup.text.content), the features
+  many rows share weighing less (dedup.text.rarity).
 
 The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
 are its short fields. Computed for a whole batch in the worker that featurises it.
@@ -20,8 +21,9 @@ from typing import Mapping, Sequence
 import numpy as np
 from cityhash import CityHash64
 
-from ..index.minhash import minhash
+from ..index.minhash import minhash, weighted_minhash
 from . import shingles
+from .content import CONTENT_VERSION, content_features
 from .normalize import value_to_text
 
 SEED = 1  # the MinHash permutations' seed (part of the version stamp)
@@ -34,14 +36,22 @@ class TextSignature:
     perms: int = 64  # MinHash values per row (even)
     n: int = 3  # characters per shingle
     number_copies: int = 2  # features per digit run
+    digits: str = "keep"  # digit runs inside the n-grams as written (keep) or folded to one 0 (fold)
 
     @property
     def words(self) -> int:
         return 1 + len(self.identity) + self.perms // 2
 
-    def of_rows(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
-        """(len(rows), words) uint64 signatures; rows with the same values (a mass petition's
-        copies) are shingled and hashed once."""
+    def of_rows(self, rows: Sequence[Mapping[str, object]], model=None, identity=None) -> np.ndarray:
+        """(len(rows), words) uint64 signatures, the content features weighed by ``model``
+        (dedup.text.rarity.ContentModel; None: all weigh 1), ``identity`` as for ``finish``."""
+        return self.finish(*self.parts(rows), model, identity)
+
+    def parts(self, rows: Sequence[Mapping[str, object]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(head, hashes, counts): the signature words before the MinHash values (rows, 1 +
+        identity) and each row's content features (dedup.text.content), which ``finish`` weighs
+        and hashes once a full run knows what the table shares; rows with the same values (a mass
+        petition's copies) are shingled once."""
         columns = self.content + self.identity
         first: dict[tuple, int] = {}
         of_row, distinct = [], []
@@ -54,24 +64,40 @@ class TextSignature:
             if i == len(distinct):
                 distinct.append(r)
             of_row.append(i)
-        out = self._of_distinct(distinct)
-        return out if len(distinct) == len(rows) else out[np.asarray(of_row, dtype=np.int64)]
+        head, hashes, counts = self._of_distinct(distinct)
+        if len(distinct) == len(rows):
+            return head, hashes, counts
+        pick = np.asarray(of_row, dtype=np.int64)
+        starts = np.cumsum(counts) - counts
+        take = np.repeat(starts[pick], counts[pick]) + _ranges(counts[pick])
+        return head[pick], hashes[take], counts[pick]
 
-    def _of_distinct(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray:
-        found = [shingles.clean_and_numbers([t for t in (value_to_text(r.get(c)) for c in self.content) if t])
-                 for r in rows]
-        cleaned = [c for c, _ in found]
-        codes, owner = shingles.shingle_codes(cleaned, self.n)
-        grams = (codes, np.bincount(owner, minlength=len(rows)))
-        numbers = shingles.number_list_hashes([nums for _, nums in found], self.number_copies)
+    def _of_distinct(self, rows: Sequence[Mapping[str, object]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        cells = [[t for t in (value_to_text(r.get(c)) for c in self.content) if t] for r in rows]
+        lengths, hashes, counts = content_features(cells, self.n, self.number_copies, self.digits)
+        head = np.empty((len(rows), 1 + len(self.identity)), np.uint64)
+        head[:, 0] = lengths
         identity = [[_identity(r.get(column)) for column in self.identity] for r in rows]
-        return self.of_features([len(t) for t in cleaned], identity, grams, numbers)
+        head[:, 1:] = np.asarray(identity, np.uint64).reshape(len(rows), len(self.identity))
+        return head, hashes, counts
+
+    def finish(self, head: np.ndarray, hashes: np.ndarray, counts: np.ndarray, model=None, identity=None) -> np.ndarray:
+        """(rows, words) signatures: ``head`` and the weighted MinHash of each row's features;
+        ``identity`` (a ContentModel of identity values): the common values left out (as 0)."""
+        weights = model.weights(hashes) if model is not None else None
+        out = np.empty((len(head), self.words), np.uint64)
+        out[:, :1 + len(self.identity)] = head
+        if identity is not None:
+            ids = out[:, 1:1 + len(self.identity)]
+            ids[identity.common_values(ids)] = 0
+        values = weighted_minhash(hashes, counts, weights, self.perms, SEED)
+        out[:, 1 + len(self.identity):] = np.ascontiguousarray(values).view(np.uint64)
+        return out
 
     def of_features(self, lengths, identity, *feats: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        """(rows, words) uint64 signatures from what ``of_rows`` derives from the rows: the cleaned
-        content lengths, the identity hashes (rows, identity columns) and the content's features as
-        one or more (hashes, counts per row): the MinHash of their union, each value the least of
-        the parts' (repeats do not change a minimum). Benchmarks call it with synthetic shingles."""
+        """(rows, words) uint64 signatures from synthetic parts: the cleaned content lengths, the
+        identity hashes (rows, identity columns) and the content's features as one or more
+        (hashes, counts per row), all weighing 1. Benchmarks call it with synthetic shingles."""
         out = np.empty((len(lengths), self.words), np.uint64)
         out[:, 0] = lengths
         out[:, 1:1 + len(self.identity)] = np.asarray(identity, np.uint64).reshape(len(lengths), len(self.identity))
@@ -84,7 +110,12 @@ class TextSignature:
     def version(self) -> dict:
         return {"content": list(self.content), "identity": list(self.identity), "perms": self.perms,
                 "shingle_chars": self.n, "number_copies": self.number_copies, "seed": SEED,
-                "shingles": shingles.SHINGLES_VERSION}
+                "shingles": shingles.SHINGLES_VERSION, "features": CONTENT_VERSION, "digits": self.digits}
+
+
+def _ranges(lengths: np.ndarray) -> np.ndarray:
+    """0..n-1 for each n of ``lengths``, concatenated."""
+    return np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
 
 
 def _identity(value: object) -> int:

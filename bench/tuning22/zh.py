@@ -1,0 +1,73 @@
+"""Chinese writing helpers of the issue-22 TUNING generators (their own vocabulary; never the held-out sets')."""
+
+from __future__ import annotations
+
+import random
+
+SURNAMES = "赵钱孙李周吴郑冯陈卫蒋沈韩杨朱秦许何吕施张孔曹严华金魏陶姜谢邹喻柏窦章苏潘葛范彭鲁马苗方俞任袁柳鲍史唐"
+GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰涛明超秀霞平刚桂英华玉兰萍红娟建国志文斌辉林鹏飞宇浩凯"
+COMMON_GIVEN = ("伟", "芳", "静", "磊", "勇")  # a few very common one-character given names
+PLACE_A = "青华安兴平和新永龙泰金银东西南北福盛康宁瑞祥"
+PLACE_B = "山河湖城江阳丰源桥塘岭港州溪泉园"
+COMMUNITY_END = ("小区", "社区", "花园", "家园", "新村", "苑")
+COMPANY_END = ("物业管理有限公司", "建筑工程公司", "房地产开发公司", "商贸有限公司", "公交集团", "供热公司")
+
+
+def name(rng: random.Random, common: bool = False) -> str:
+    s = rng.choice(SURNAMES)
+    if common:
+        return s + rng.choice(COMMON_GIVEN)
+    return s + "".join(rng.choice(GIVEN) for _ in range(rng.choice((1, 2, 2))))
+
+
+def phone(rng: random.Random) -> str:
+    return "1" + rng.choice("3578") + "".join(rng.choice("0123456789") for _ in range(9))
+
+
+def district(rng: random.Random) -> str:
+    return rng.choice(PLACE_A) + rng.choice(PLACE_B) + "区"
+
+
+def community(rng: random.Random) -> str:
+    return rng.choice(PLACE_A) + rng.choice(PLACE_B) + rng.choice(COMMUNITY_END)
+
+
+def company(rng: random.Random) -> str:
+    return rng.choice(PLACE_A) + rng.choice(PLACE_B) + rng.choice(COMPANY_END)
+
+
+def address(rng: random.Random, dist: str | None = None, comm: str | None = None) -> str:
+    return f"{dist or district(rng)}{comm or community(rng)}{rng.randint(1, 40)}栋{rng.randint(1, 6)}单元{rng.randint(101, 2806)}室"
+
+
+def date(rng: random.Random) -> str:
+    return f"{rng.choice((2024, 2025))}年{rng.randint(1, 12)}月{rng.randint(1, 28)}日"
+
+
+HOMOPHONES = {"的": "地", "在": "再", "已": "以", "做": "作", "反": "返", "映": "应", "题": "提", "理": "里",
+              "处": "出", "期": "其", "到": "道", "是": "事", "部": "步", "门": "们"}
+
+
+def edit(rng: random.Random, text: str, extra: list[str] = ()) -> str:
+    """A refile's small edit: a typo, punctuation of the other width, a greeting, a sentence more or less."""
+    kind = rng.choice(("typo", "width", "greet", "more", "drop", "space"))
+    if kind == "typo":
+        spots = [i for i, c in enumerate(text) if c in HOMOPHONES]
+        if spots:
+            i = rng.choice(spots)
+            return text[:i] + HOMOPHONES[text[i]] + text[i + 1:]
+    if kind == "width":
+        return text.replace("，", ",").replace("。", ".") if rng.random() < 0.5 else text.replace("，", "， ")
+    if kind == "greet":
+        return rng.choice(("您好！", "领导您好，", "尊敬的领导：")) + text
+    if kind == "more" and extra:
+        return text + rng.choice(extra)
+    if kind == "drop":
+        parts = [p for p in text.split("。") if p]
+        if len(parts) > 3:
+            del parts[rng.randrange(1, len(parts) - 1)]
+            return "。".join(parts) + "。"
+    if kind == "space":
+        i = rng.randrange(len(text) + 1)
+        return text[:i] + rng.choice((" ", "\n", "  ")) + text[i:]
+    return text + rng.choice(("望尽快处理。", "谢谢！", "盼复。"))

@@ -1,0 +1,80 @@
+"""A row's content as the features its MinHash is made of: character n-grams of Chinese (and any
+script written without spaces), words of Latin-script text, and its numbers.
+
+Text is NFKC with case folded (dedup.text.shingles). Then, by script:
+
+- **Latin letters** (English, French, pinyin...): words, the bundled English stopwords dropped
+  (data/stopwords-en.txt), each word and each two neighbouring words one feature. Character
+  3-grams of English mostly say "this is English" (" th", "ing"): a ticket built from stock
+  sentences shares them with every other ticket.
+- **Everything else** (Chinese, Japanese, Korean, Cyrillic...; punctuation and spaces removed):
+  overlapping character n-grams, n = 3, as before. With ``digits="keep"`` digit runs stay as
+  written inside the n-grams (a different number of days, a different house number weighs
+  against a pair); with ``"fold"`` each run is one ``0`` (the recipe before issue 22).
+- **Numbers**: each digit run also as ``copies`` features of its own (dedup.text.shingles).
+
+Hashes are distinct per row; words and n-grams are salted apart, so an n-gram never equals a word.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+from cityhash import CityHash64
+
+from ..index.minhash import splitmix64
+from . import shingles
+from .normalize import nfkc
+
+U64 = np.uint64
+_LATIN = re.compile(r"[a-z\u00df-\u00f6\u00f8-\u024f]+")  # casefolded Latin letters (ASCII, Latin-1, Extended-A/B)
+_WORD_SALT = U64(0x5157_4F52_4453_0001)
+CONTENT_VERSION = 2  # 1: shingles.clean_and_numbers' 3-grams, digits folded, no words
+
+
+@lru_cache(maxsize=1)
+def english_stopwords() -> frozenset[str]:
+    """The bundled English stopwords."""
+    text = resources.files("dedup.text").joinpath("data/stopwords-en.txt").read_text(encoding="utf-8")
+    return frozenset(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+
+
+def split_scripts(parts: list[str], digits: str = "keep") -> tuple[int, str, list[str], list[str]]:
+    """(cleaned length, the text for n-grams, Latin words without stopwords, numbers) of the cells
+    joined by newlines. The length is ``shingles.clean``'s, whatever the script (short_chars)."""
+    normal = "\n".join(map(nfkc, parts))
+    folded = normal.casefold()
+    if folded != normal:
+        folded = shingles.nfkc_again(folded)
+    cleaned = shingles.fold_noise(folded)
+    length = len(shingles.fold_digits(cleaned))
+    stop = english_stopwords()
+    words = [w for w in _LATIN.findall(folded) if w not in stop]
+    rest = shingles.fold_noise(_LATIN.sub(" ", folded)) if words or _LATIN.search(folded) else cleaned
+    if digits == "fold":
+        rest = shingles.fold_digits(rest)
+    return length, rest, words, shingles.digit_runs(normal)
+
+
+def word_hashes(found: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's words and neighbouring word pairs, hashed and salted -> (hashes, counts per row)."""
+    per_row = [[*w, *(f"{a} {b}" for a, b in zip(w, w[1:]))] for w in found]
+    counts = np.fromiter(map(len, per_row), np.int64, len(per_row))
+    flat = np.fromiter((CityHash64(t.encode()) for r in per_row for t in r), U64, int(counts.sum()))
+    return splitmix64(flat ^ _WORD_SALT), counts
+
+
+def content_features(rows: list[list[str]], n: int = 3, copies: int = 2,
+                     digits: str = "keep") -> tuple[list[int], np.ndarray, np.ndarray]:
+    """(cleaned lengths, feature hashes, counts per row) of each row's content cells; the hashes
+    of a row are distinct."""
+    split = [split_scripts(parts, digits) for parts in rows]
+    codes, owner = shingles.shingle_codes([s[1] for s in split], n)
+    grams = (codes, np.bincount(owner, minlength=len(rows)).astype(np.int64))
+    words = word_hashes([s[2] for s in split])
+    numbers = shingles.number_list_hashes([s[3] for s in split], copies)
+    hashes, counts = shingles.merge(grams, words, numbers)
+    return [s[0] for s in split], hashes, counts

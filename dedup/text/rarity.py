@@ -1,0 +1,100 @@
+"""What a table shares, learned by a full run: content features carried by many rows weigh less.
+
+A form letter's opening and closing, a topic template, a stock sentence of a ticket pool: their
+n-grams and words are in hundreds of rows and say nothing about which complaint a row is. A full
+run counts, for every content feature (dedup.text.content), the rows that have it (its document
+frequency, df). A feature in more than ``common = max(common_rows, common_share * rows)`` rows
+is *common* and weighs ``common / df``, but never less than ``floor``, in the weighted MinHash
+(dedup.index.minhash.weighted_minhash); every other feature weighs 1. Two letters in one form
+around different bodies then share mostly light features and little weight; a mass petition's
+copies, the same text, still agree everywhere (a weighted Jaccard of identical sets is 1).
+
+Identity values (a name, a phone, an address) are counted the same way: one carried by more than
+``common`` rows (a common name, a placeholder phone) is no evidence of the same person and is
+left out of the row's signature, as if empty.
+
+Only the common features are kept (their counts go to the store beside the IDF terms, salted
+apart), with the number of rows in the version stamp, so an incremental run weighs a new row's
+features exactly as the full run did: a feature the full run never saw as common weighs 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SALT = np.uint64(0x636F_6D6D_6F6E_0022)  # a content feature's hash XOR this is its key among the stored term counts
+IDENTITY_SALT = np.uint64(0x6964_656E_7469_0022)  # the same for an identity value's hash
+
+
+@dataclass(frozen=True)
+class ContentModel:
+    documents: int  # rows the counts were learned from
+    common_share: float
+    common_rows: int
+    floor: float  # the least a common feature weighs
+    hashes: np.ndarray  # uint64 sorted: the common features
+    counts: np.ndarray  # int64 aligned: their document frequency
+    salt: np.uint64 = SALT  # IDENTITY_SALT: a model of identity values (``common_values``)
+
+    @property
+    def common(self) -> float:
+        """A feature in more rows than this is common."""
+        return max(float(self.common_rows), self.common_share * self.documents)
+
+    @classmethod
+    def learn(cls, hashes: np.ndarray, documents: int, common_share: float, common_rows: int,
+              floor: float, salt: np.uint64 = SALT) -> "ContentModel":
+        """The common features of rows whose content hashes (distinct per row) are ``hashes``."""
+        empty = cls(documents, common_share, common_rows, floor, np.empty(0, np.uint64), np.empty(0, np.int64), salt)
+        hashes = np.asarray(hashes, np.uint64)
+        hashes = hashes[hashes != 0]  # an identity value of 0: none
+        if not len(hashes):
+            return empty
+        uniq, counts = np.unique(hashes, return_counts=True)
+        keep = counts > empty.common
+        return cls(documents, common_share, common_rows, floor, uniq[keep], counts[keep].astype(np.int64), salt)
+
+    @classmethod
+    def stored(cls, documents: int, common_share: float, common_rows: int, floor: float,
+               found: dict[int, int], salt: np.uint64 = SALT) -> "ContentModel":
+        """From the counts the store gave back for some salted hashes (``stored_keys``)."""
+        keys = np.fromiter(sorted(found), np.uint64, len(found)) ^ salt
+        counts = np.fromiter((found[int(k)] for k in keys ^ salt), np.int64, len(found))
+        order = np.argsort(keys, kind="stable")
+        return cls(documents, common_share, common_rows, floor, keys[order], counts[order], salt)
+
+    @staticmethod
+    def stored_keys(hashes: np.ndarray, salt: np.uint64 = SALT) -> np.ndarray:
+        """The keys under which the store keeps these features' counts."""
+        hashes = np.unique(np.asarray(hashes, np.uint64))
+        return hashes[hashes != 0] ^ salt
+
+    def kept(self) -> tuple[np.ndarray, np.ndarray]:
+        """(salted keys, counts) for the store."""
+        return self.hashes ^ self.salt, self.counts
+
+    def common_values(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` (any shape) are common (bool, same shape)."""
+        values = np.asarray(values, np.uint64)
+        if not len(self.hashes):
+            return np.zeros(values.shape, bool)
+        pos = np.minimum(np.searchsorted(self.hashes, values), len(self.hashes) - 1)
+        return self.hashes[pos] == values
+
+    def weights(self, hashes: np.ndarray) -> np.ndarray | None:
+        """Each feature's weight (None: all weigh 1)."""
+        if not len(self.hashes) or not len(hashes):
+            return None
+        hashes = np.asarray(hashes, np.uint64)
+        pos = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
+        hit = self.hashes[pos] == hashes
+        if not hit.any():
+            return None
+        w = np.ones(len(hashes))
+        w[hit] = np.clip(self.common / self.counts[pos[hit]], self.floor, 1.0)
+        return w
+
+    def stamp(self) -> dict:
+        return {"content_documents": self.documents}

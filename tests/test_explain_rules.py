@@ -1,0 +1,79 @@
+"""Issue 22: `dedup explain` names the rule and the threshold that decide a pair (content, content
+with an identity field equal, short text, short text with an identity field equal, record score),
+in text and in --json."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+
+from dedup.cli import main
+
+FORM = ("尊敬的信访接待中心领导您好本人现就以下事项向贵单位提出信访请求恳请领导在百忙之中予以关注"
+        "依据信访工作条例的有关规定本人承诺所反映的情况全部属实如有虚假愿意承担相应的法律责任")
+ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + name, (5, 6) short, (7, 8) short + name
+    (1, "赵一", "13900000001", FORM + "小区东门路灯坏了"), (2, "钱二", "13900000002", FORM + "小区东门路灯坏了。"),
+    (3, "孙三", "13900000003", FORM + "物业公司乱收停车费每月三百元业主回家没有地方停车请有关部门查处"),
+    (4, "孙三", "13900000004", FORM + "楼顶一下雨就漏水墙皮大片脱落家具和电器都被泡坏了请尽快维修"),
+    (5, "李四", "13900000005", "电梯坏了十七天没人修"), (6, "周五", "13900000006", "电梯坏了十七天没人修！"),
+    (7, "吴六", "13900000007", "电梯坏了十七天没人修"), (8, "吴六", "13900000008", "电梯坏了十七天没人修理好吗"),
+    (9, "郑七", "13900000009", "我单位拖欠职工工资已有半年涉及三十多名农民工多次讨要无果老板避而不见"),
+]
+CASES = {  # pair -> (rule, words, threshold, knob)
+    ("1", "2"): ("content", "content", 0.75, "match.threshold"),
+    ("3", "4"): ("content_identity", "content with an identity field equal", 0.45, "match.identity_threshold"),
+    ("5", "6"): ("short", "short text", 0.95, "match.short_threshold"),
+    ("7", "8"): ("short_identity", "short text with an identity field equal", 0.2, "match.short_identity_threshold"),
+}
+
+
+@pytest.fixture
+def project(tmp_path):
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'src.db'}")
+    t = sa.Table("petitions", sa.MetaData(), sa.Column("id", sa.Integer, primary_key=True),
+                 sa.Column("name", sa.Text), sa.Column("phone", sa.Text), sa.Column("content", sa.Text))
+    with engine.begin() as conn:
+        t.create(conn)
+        conn.execute(sa.insert(t), [dict(zip(("id", "name", "phone", "content"), r)) for r in ROWS])
+    engine.dispose()
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
+                   "tables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, content: text}\n",
+                   encoding="utf-8")
+    out = CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"])
+    assert out.exit_code == 0, out.output
+    return cfg
+
+
+@pytest.mark.parametrize("pair", list(CASES))
+def test_explain_names_the_rule_and_threshold_that_decided_the_pair(project, pair):
+    rule, words, threshold, knob = CASES[pair]
+    got = CliRunner().invoke(main, ["-c", str(project), "explain", *pair, "--json"])
+    assert got.exit_code == 0, got.output
+    view = json.loads(got.output)
+    assert view["rule"] == {"rule": rule, "name": words, "threshold": threshold, "knob": knob}
+    assert view["threshold"] == threshold and view["similarity"] >= threshold  # the rule accepted it
+    text = CliRunner().invoke(main, ["-c", str(project), "explain", *pair, "--no-color"])
+    assert f"similarity {view['similarity']:.3f} (threshold {threshold}: {words}, {knob})" in text.output.splitlines()[0]
+
+
+def test_explain_of_a_record_table_names_the_record_score(tmp_path):
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'src.db'}")
+    t = sa.Table("people", sa.MetaData(), sa.Column("id", sa.Integer, primary_key=True),
+                 sa.Column("name", sa.Text), sa.Column("phone", sa.Text), sa.Column("city", sa.Text))
+    people = [(i, f"人{i}号", f"1390000{i:04d}", "青城") for i in range(1, 40)] + [(40, "人1号", "13900000001", "青城")]
+    with engine.begin() as conn:
+        t.create(conn)
+        conn.execute(sa.insert(t), [dict(zip(("id", "name", "phone", "city"), r)) for r in people])
+    engine.dispose()
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
+                   "tables:\n  people:\n    key: id\n    fields: {name: short, phone: short, city: short}\n",
+                   encoding="utf-8")
+    assert CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
+    view = json.loads(CliRunner().invoke(main, ["-c", str(cfg), "explain", "1", "40", "--json"]).output)
+    assert view["rule"]["rule"] == "record_score" and view["rule"]["knob"] == "match.record_threshold"
+    assert view["threshold"] == view["rule"]["threshold"] and view["similarity"] >= view["threshold"]
