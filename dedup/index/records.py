@@ -81,6 +81,23 @@ def _partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int =
     return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
+def _choose(partners: dict, cap: float, floor: int = 0, floor_cap: float = 0.0) -> list:
+    """The keys of ``partners`` (key -> expected partners) to use, best first: those under
+    ``cap`` by partners; with a ``floor``, the ``floor`` best under ``floor_cap`` first, pair keys
+    (field tuples) that share no field with a better one before the others, so one damaged field
+    cannot take out the whole floor (given name + surname, then street + suburb, ...)."""
+    ranked = sorted(partners, key=lambda k: (partners[k], k))
+    apart: list = []
+    used: set = set()
+    for k in (k for k in ranked if partners[k] <= floor_cap):
+        fields = set(k) if isinstance(k, tuple) else set()
+        if not used & fields:
+            apart.append(k)
+            used |= fields
+    floor_keys = (apart + [k for k in ranked if partners[k] <= floor_cap and k not in apart])[:floor]
+    return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]
+
+
 @dataclass(frozen=True)
 class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
@@ -101,6 +118,10 @@ class RecordScheme:
     bands: int = 2               # band keys of r values each, over the key fields' union MinHash
     r: int = 4
     max_bucket: int = 200        # a key value of more rows than this makes no pairs (learned, reported)
+    floor_exact: int = 2         # the floor: at least this many key fields,
+    floor_pairs: int = 4         # pair keys
+    floor_bands: int = 2         # and band keys, whatever max_partners left,
+    floor_partners: float = 20.0  # each with at most this many expected partners
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -175,23 +196,33 @@ class RecordScheme:
             raise ValueError("RecordScheme has learned nothing: call with_learned(learn(sig)) first")
         return self.learned
 
-    def _is_key(self, filled: int, distinct: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> bool:
-        return distinct >= self.min_key_distinct and \
-            _partners(filled, squares, hot_filled, hot_squares) <= self.max_partners
-
-    def key_fields(self) -> list[int]:
-        """The fields that key rows by exact value, fewest expected partners first."""
+    def _field_partners(self) -> dict[int, float]:
+        """Expected partners of each field that may be a key field (enough distinct values)."""
         lr = self._learned()
         stats = list(zip(lr["filled"], lr["distinct"], lr["squares"], lr["hot_filled"], lr["hot_squares"]))
-        keyf = [f for f in range(self.fields) if self._is_key(*stats[f])]
-        return sorted(keyf, key=lambda f: (_partners(*(stats[f][i] for i in (0, 2, 3, 4))), f))[:self.max_exact]
+        return {f: _partners(*(stats[f][i] for i in (0, 2, 3, 4)))
+                for f in range(self.fields) if stats[f][1] >= self.min_key_distinct}
+
+    def floored(self) -> bool:
+        """Whether the floor is in use: the learning found fewer than ``floor_exact`` key fields
+        (a table whose people are each entered several times: their copies fill every bucket)."""
+        return sum(p <= self.max_partners for p in self._field_partners().values()) < self.floor_exact
+
+    def _floor(self, floor: int) -> tuple[int, float]:
+        return (floor, self.floor_partners) if self.floored() else (0, 0.0)
+
+    def key_fields(self) -> list[int]:
+        """The fields that key rows by exact value, fewest expected partners first (the floor's
+        first when it is in use)."""
+        return _choose(self._field_partners(), self.max_partners, *self._floor(self.floor_exact))[:self.max_exact]
 
     def pair_keys(self) -> list[tuple[int, int]]:
-        """Pairs of fields that are not key fields whose combination is a key, fewest partners first."""
+        """Pairs of fields that are not key fields whose combination is a key, fewest partners first
+        (the floor's first when it is in use)."""
         keyf = set(self.key_fields())
-        good = [(_partners(n, s, hn, hs), a, b) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
-                if a not in keyf and b not in keyf and self._is_key(n, d, s, hn, hs)]
-        return [(a, b) for _, a, b in sorted(good)[:self.max_pairs]]
+        part = {(a, b): _partners(n, s, hn, hs) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
+                if a not in keyf and b not in keyf and d >= self.min_key_distinct}
+        return _choose(part, self.max_partners, *self._floor(self.floor_pairs))[:self.max_pairs]
 
     def hot(self) -> list[tuple[str, int]]:
         """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
@@ -254,9 +285,10 @@ class RecordScheme:
 
     def band_keys(self) -> list[int]:
         """The band keys in use: those whose expected partners the full run measured to be at most
-        ``max_partners`` (MinHash bands collide more often the more rows there are)."""
-        return [c for c, stats in enumerate(self._learned().get("bands", []))
-                if _partners(*stats) <= self.max_partners]
+        ``max_partners`` (MinHash bands collide more often the more rows there are), and the
+        floor's when it is in use."""
+        part = {c: _partners(*stats) for c, stats in enumerate(self._learned().get("bands", []))}
+        return sorted(_choose(part, self.max_partners, *self._floor(self.floor_bands)))
 
     def _band_keys(self, sig: np.ndarray, h: np.ndarray) -> np.ndarray:
         """(rows, bands) MinHash band keys over the union of the key fields' bigrams (0: none)."""
@@ -324,7 +356,8 @@ class RecordScheme:
             return np.where(den > 0, num / den, np.nan), used
 
     def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
-        """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
+        """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is
+        ``similar``, else 0."""
         s = (ha[:, f] == hb[:, f]).astype(float)
         if similar:
             j = (self._values(a, f) == self._values(b, f)).mean(axis=1)
