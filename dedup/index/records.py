@@ -222,7 +222,12 @@ class RecordScheme:
         keyf = set(self.key_fields())
         part = {(a, b): _partners(n, s, hn, hs) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
                 if a not in keyf and b not in keyf and d >= self.min_key_distinct}
-        return _choose(part, self.max_partners, *self._floor(self.floor_pairs))[:self.max_pairs]
+        if not self.floored():
+            return _choose(part, self.max_partners)[:self.max_pairs]
+        wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
+        floor = _choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs,
+                        self.floor_partners)
+        return (floor + [k for k in _choose(part, self.max_partners) if k not in floor])[:self.max_pairs]
 
     def hot(self) -> list[tuple[str, int]]:
         """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
