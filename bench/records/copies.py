@@ -142,9 +142,10 @@ def copy_of(rng: random.Random, base: dict) -> dict:
     return row
 
 
-def generate(n: int, seed: int = 0, copied: float = 1.0) -> tuple[list[dict], dict[str, str]]:
+def generate(n: int, seed: int = 0, copied: float = 1.0, family: float = 0.08) -> tuple[list[dict], dict[str, str]]:
     """(rows with ``id`` 1..n in shuffled order, truth key -> cluster); ``copied``: the share of
-    people (not family members or namesakes) recorded again."""
+    people (not family members or namesakes) recorded again; ``family``: the share of people who
+    are family members of an earlier one."""
     rng = random.Random(seed)
     voc = Vocabulary(seed)
     ids: set[str] = set()
@@ -153,9 +154,9 @@ def generate(n: int, seed: int = 0, copied: float = 1.0) -> tuple[list[dict], di
     while len(out) < n:
         label = f"p{len(people)}"
         roll = rng.random()
-        if people and roll < 0.08:
+        if people and roll < family:
             base = person(rng, voc, ids, rng.choice(people)[1])
-        elif people and roll < 0.11:
+        elif people and roll < family + 0.03:
             base = person(rng, voc, ids)
             other = rng.choice(people)[1]
             base["given_name"], base["surname"] = other["given_name"], other["surname"]
@@ -163,7 +164,7 @@ def generate(n: int, seed: int = 0, copied: float = 1.0) -> tuple[list[dict], di
             base = person(rng, voc, ids)
         people.append((label, base))
         out.append((label, base))
-        if roll >= 0.11 and rng.random() < copied:
+        if roll >= family + 0.03 and rng.random() < copied:
             out += [(label, copy_of(rng, base)) for _ in range(rng.choices(*COPIES)[0])]
     out = out[:n]
     rng.shuffle(out)

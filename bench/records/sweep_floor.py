@@ -3,7 +3,8 @@
     python bench/records/sweep_floor.py [--sets copies:5000:0,copies:20000:1,...] [--grid NAME,...]
 
 Sets: ``copies:N:SEED`` (bench/records/copies.py, every person recorded again 1-5 times),
-``copies60:N:SEED`` (the same with 60 % of people copied), ``train:N:SEED`` (bench/records
+``copies60:N:SEED`` (the same with 60 % of people copied), ``copiesnf:N:SEED`` (no family
+members: typos and missing values only, as in the issue), ``train:N:SEED`` (bench/records
 common.training: bench/labelled/persons widened, with households) and ``labelled:N:SEED``
 (bench/labelled/persons as it is: name, gender, birth_date, id_number, phone, address). One markdown
 row per set and setting: P / R / F1 of connected components, the share of true pairs that are
@@ -31,6 +32,7 @@ GRIDS = {
     "threshold": [{"threshold": t} for t in (0.5, 0.55, 0.6, 0.625, 0.65, 0.675, 0.7)],
     "floor_partners": [{"floor_partners": p} for p in (5.0, 10.0, 20.0, 40.0)],
     "floor_pairs": [{"floor_pairs": p, "max_pairs": max(4, p)} for p in (2, 4, 6)],
+    "chance": [{"chance": c, "threshold": t} for c in (0.0, 0.5, 1.0) for t in (0.65, 0.675, 0.7)],
 }
 
 
@@ -38,7 +40,7 @@ def dataset(spec: str):
     kind, n, seed = spec.split(":")
     n, seed = int(n), int(seed)
     if kind.startswith("copies"):
-        rows, truth = generate(n, seed, 0.6 if kind == "copies60" else 1.0)
+        rows, truth = generate(n, seed, 0.6 if kind == "copies60" else 1.0, 0.0 if kind == "copiesnf" else 0.08)
         return rows, truth, COPY_FIELDS
     if kind == "train":
         return training(n, seed)

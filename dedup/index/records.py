@@ -23,6 +23,14 @@ depends on which rows are present, so a full run followed by an incremental one 
 pairs and verdicts of one full run (a value that only becomes hot in incremental runs is not
 switched off until the next full run).
 
+The floor (issue 22): the cap counts a row's own copies as partners, so a table whose people are
+each entered several times (1 to 5 copies) fills every bucket with copies and the learning finds
+no key field at all. When it finds fewer than ``floor_exact`` key fields, the floor is used: the
+``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
+given name + surname, street + suburb, ...) and ``floor_bands`` bands with the fewest expected
+partners under ``floor_partners``, besides whatever the cap took; hot values are switched off as
+for every key. A table whose learning finds its key fields is keyed exactly as without the floor.
+
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
 different gender is simply different); a field empty in either row drops out. Each field's say
@@ -50,52 +58,12 @@ import numpy as np
 
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
+from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
 
 U64 = np.uint64
 MAX_KEYS = 16
-MAX_HOT = 64        # hot key values learned (and switched off) at most
 STAT_FIELDS = 16    # pair statistics among this many fields at most (the most distinct)
 _LOW16 = U64(0xFFFF)
-
-
-def _counts(z: np.ndarray, cap: int) -> list[int]:
-    """[non-empty, distinct, sum of squared value counts] of the non-zero values of ``z``, then
-    [rows, sum of squared counts] of its values in more than ``cap`` rows, which will be switched
-    off (0, 0 when there are more than MAX_HOT of them: then they count)."""
-    live = z[z != 0]
-    _, c = np.unique(live, return_counts=True)
-    c = c.astype(np.int64)
-    big = c[c > cap]
-    if len(big) > MAX_HOT:
-        big = big[:0]
-    return [int(len(live)), int(len(c)), int((c ** 2).sum()), int(big.sum()), int((big ** 2).sum())]
-
-
-def _partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> float:
-    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, leaving out the
-    values switched off when they are exceptions (at most half the rows: a city column whose
-    every value is in hundreds of rows is judged whole); inf when nothing is filled."""
-    if 2 * hot_filled > filled:
-        hot_filled = hot_squares = 0
-    n = filled - hot_filled
-    return (squares - hot_squares - n) / n if n > 0 else math.inf
-
-
-def _choose(partners: dict, cap: float, floor: int = 0, floor_cap: float = 0.0) -> list:
-    """The keys of ``partners`` (key -> expected partners) to use, best first: those under
-    ``cap`` by partners; with a ``floor``, the ``floor`` best under ``floor_cap`` first, pair keys
-    (field tuples) that share no field with a better one before the others, so one damaged field
-    cannot take out the whole floor (given name + surname, then street + suburb, ...)."""
-    ranked = sorted(partners, key=lambda k: (partners[k], k))
-    apart: list = []
-    used: set = set()
-    for k in (k for k in ranked if partners[k] <= floor_cap):
-        fields = set(k) if isinstance(k, tuple) else set()
-        if not used & fields:
-            apart.append(k)
-            used |= fields
-    floor_keys = (apart + [k for k in ranked if partners[k] <= floor_cap and k not in apart])[:floor]
-    return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]
 
 
 @dataclass(frozen=True)
@@ -103,7 +71,7 @@ class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
 
     Defaults chosen by bench/records/sweep.py on the training persons (bench/records/common.py)
-    only.
+    only; the floor's by bench/records/sweep_floor.py on those and bench/records/copies.py.
     """
 
     fields: int
@@ -214,7 +182,7 @@ class RecordScheme:
     def key_fields(self) -> list[int]:
         """The fields that key rows by exact value, fewest expected partners first (the floor's
         first when it is in use)."""
-        return _choose(self._field_partners(), self.max_partners, *self._floor(self.floor_exact))[:self.max_exact]
+        return choose(self._field_partners(), self.max_partners, *self._floor(self.floor_exact))[:self.max_exact]
 
     def pair_keys(self) -> list[tuple[int, int]]:
         """Pairs of fields that are not key fields whose combination is a key, fewest partners first
@@ -223,11 +191,11 @@ class RecordScheme:
         part = {(a, b): _partners(n, s, hn, hs) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
                 if a not in keyf and b not in keyf and d >= self.min_key_distinct}
         if not self.floored():
-            return _choose(part, self.max_partners)[:self.max_pairs]
+            return choose(part, self.max_partners)[:self.max_pairs]
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
-        floor = _choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs,
+        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs,
                         self.floor_partners)
-        return (floor + [k for k in _choose(part, self.max_partners) if k not in floor])[:self.max_pairs]
+        return (floor + [k for k in choose(part, self.max_partners) if k not in floor])[:self.max_pairs]
 
     def hot(self) -> list[tuple[str, int]]:
         """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
@@ -293,7 +261,7 @@ class RecordScheme:
         ``max_partners`` (MinHash bands collide more often the more rows there are), and the
         floor's when it is in use."""
         part = {c: _partners(*stats) for c, stats in enumerate(self._learned().get("bands", []))}
-        return sorted(_choose(part, self.max_partners, *self._floor(self.floor_bands)))
+        return sorted(choose(part, self.max_partners, *self._floor(self.floor_bands)))
 
     def _band_keys(self, sig: np.ndarray, h: np.ndarray) -> np.ndarray:
         """(rows, bands) MinHash band keys over the union of the key fields' bigrams (0: none)."""
@@ -361,8 +329,7 @@ class RecordScheme:
             return np.where(den > 0, num / den, np.nan), used
 
     def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
-        """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is
-        ``similar``, else 0."""
+        """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
         s = (ha[:, f] == hb[:, f]).astype(float)
         if similar:
             j = (self._values(a, f) == self._values(b, f)).mean(axis=1)
