@@ -1,7 +1,7 @@
 """TUNING persons with several corrupted copies each (issue 22): the table the record floor keys
 and their defaults were chosen on. Never a held-out set.
 
-    python bench/records/copies.py --rows 20000 --seed 0 --out DIR
+    python bench/records/copies.py --rows 20000 --seed 0 --out DIR [--copied 1.0] [--family 0.08]
 
 writes DIR/persons.db (table ``persons``: id, given_name, surname, street_number, address_1,
 address_2, suburb, postcode, state, date_of_birth, id_number, updated_at: 10 text columns),
@@ -197,9 +197,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--copied", type=float, default=1.0, help="share of people entered again")
+    ap.add_argument("--family", type=float, default=0.08, help="share of people who are family members")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
-    rows, truth = generate(a.rows, a.seed)
+    rows, truth = generate(a.rows, a.seed, a.copied, a.family)
     write(rows, truth, Path(a.out))
     print(f"{len(rows)} rows, {len(set(truth.values()))} people -> {a.out}")
     return 0

@@ -32,7 +32,6 @@ GRIDS = {
     "threshold": [{"threshold": t} for t in (0.5, 0.55, 0.6, 0.625, 0.65, 0.675, 0.7)],
     "floor_partners": [{"floor_partners": p} for p in (5.0, 10.0, 20.0, 40.0)],
     "floor_pairs": [{"floor_pairs": p, "max_pairs": max(4, p)} for p in (2, 4, 6)],
-    "chance": [{"chance": c, "threshold": t} for c in (0.0, 0.5, 1.0) for t in (0.65, 0.675, 0.7)],
 }
 
 
@@ -63,7 +62,7 @@ def candidate_recall(rows, truth, fields, kw, sig) -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sets", default="copies:5000:0,copies:20000:1,copies60:20000:2,train:20000:0,labelled:20000:0")
+    ap.add_argument("--sets", default="copies:5000:0,copies:20000:1,copiesnf:20000:1,copies60:20000:2,train:20000:0,labelled:20000:0")
     ap.add_argument("--grid", default=",".join(GRIDS))
     a = ap.parse_args(argv)
     print("| set | setting | P | R | F1 | candidate recall | cand/row | seconds | keys |")

@@ -33,18 +33,25 @@ def partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 
     return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
-def choose(partners: dict, cap: float, floor: int = 0, floor_cap: float = 0.0) -> list:
+def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0) -> list:
     """The keys of ``partners`` (key -> expected partners) to use, best first: those under
-    ``cap`` by partners; with a ``floor``, the ``floor`` best under ``floor_cap`` first, pair keys
-    (field tuples) that share no field with a better one before the others, so one damaged field
-    cannot take out the whole floor (given name + surname, then street + suburb, ...)."""
+    ``cap`` by partners; with a ``floor``, up to ``floor`` keys more first, as long as their
+    expected partners together stay within ``budget`` (so candidates per row stay flat as the
+    table grows: a key whose buckets fill up gives way to cheaper ones), pair keys (field tuples)
+    that share no field with a chosen one before the others, so one damaged field cannot take
+    out the whole floor (given name + surname, then street + suburb, ...)."""
     ranked = sorted(partners, key=lambda k: (partners[k], k))
     apart: list = []
     used: set = set()
-    for k in (k for k in ranked if partners[k] <= floor_cap):
+    for k in ranked:
         fields = set(k) if isinstance(k, tuple) else set()
         if not used & fields:
             apart.append(k)
             used |= fields
-    floor_keys = (apart + [k for k in ranked if partners[k] <= floor_cap and k not in apart])[:floor]
+    floor_keys: list = []
+    spent = 0.0
+    for k in apart + [k for k in ranked if k not in apart]:
+        if len(floor_keys) < floor and spent + partners[k] <= budget:
+            floor_keys.append(k)
+            spent += partners[k]
     return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]

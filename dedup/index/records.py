@@ -25,11 +25,13 @@ switched off until the next full run).
 
 The floor (issue 22): the cap counts a row's own copies as partners, so a table whose people are
 each entered several times (1 to 5 copies) fills every bucket with copies and the learning finds
-no key field at all. When it finds fewer than ``floor_exact`` key fields, the floor is used: the
-``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
-given name + surname, street + suburb, ...) and ``floor_bands`` bands with the fewest expected
-partners under ``floor_partners``, besides whatever the cap took; hot values are switched off as
-for every key. A table whose learning finds its key fields is keyed exactly as without the floor.
+no key field at all. When it finds fewer than ``floor_exact`` key fields, the floor is used: up
+to ``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
+given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners
+first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
+rows, so candidates per row stay flat as the table grows), besides whatever the cap took; hot
+values are switched off as for every key. A table whose learning finds its key fields is keyed
+exactly as without the floor.
 
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
@@ -89,7 +91,7 @@ class RecordScheme:
     floor_exact: int = 2         # the floor: at least this many key fields,
     floor_pairs: int = 4         # pair keys
     floor_bands: int = 2         # and band keys, whatever max_partners left,
-    floor_partners: float = 20.0  # each with at most this many expected partners
+    floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
