@@ -172,16 +172,17 @@ def generate(n: int, seed: int = 0, copied: float = 1.0, family: float = 0.08) -
     return rows, {str(i + 1): lab for i, (lab, _) in enumerate(out)}
 
 
-def write(rows: list[dict], truth: dict[str, str], out: Path) -> None:
-    """persons.db, truth.csv and dedup.yaml in ``out``."""
+def write(rows: list[dict], truth: dict[str, str], out: Path, fields: tuple[str, ...] = FIELDS) -> None:
+    """persons.db (table ``persons``: id, ``fields``, updated_at), truth.csv and dedup.yaml (every
+    field ``short``) in ``out`` (also bench/records/cli_table.py's)."""
     out.mkdir(parents=True, exist_ok=True)
     con = sqlite3.connect(str(out / "persons.db"))
     with con:
         con.execute("DROP TABLE IF EXISTS persons")
-        con.execute(f"CREATE TABLE persons (id INTEGER PRIMARY KEY, {', '.join(f + ' TEXT' for f in FIELDS)}, "
+        con.execute(f"CREATE TABLE persons (id INTEGER PRIMARY KEY, {', '.join(f + ' TEXT' for f in fields)}, "
                     "updated_at TEXT)")
-        con.executemany(f"INSERT INTO persons VALUES ({', '.join('?' * (len(FIELDS) + 2))})",
-                        ([r["id"], *[r[f] for f in FIELDS], "2026-01-01 00:00:00"] for r in rows))
+        con.executemany(f"INSERT INTO persons VALUES ({', '.join('?' * (len(fields) + 2))})",
+                        ([r["id"], *[r[f] for f in fields], "2026-01-01 00:00:00"] for r in rows))
     con.close()
     with open(out / "truth.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
@@ -190,7 +191,7 @@ def write(rows: list[dict], truth: dict[str, str], out: Path) -> None:
     (out / "dedup.yaml").write_text(
         'source:\n  url: "sqlite:///persons.db"\nstore:\n  url: "sqlite:///persons-store.db"\ntables:\n'
         "  persons:\n    key: id\n    watermark: updated_at\n    fields:\n"
-        + "".join(f"      {f}: short\n" for f in FIELDS), encoding="utf-8")
+        + "".join(f"      {f}: short\n" for f in fields), encoding="utf-8")
 
 
 def main(argv=None) -> int:
