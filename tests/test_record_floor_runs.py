@@ -23,6 +23,7 @@ from dedup.index.records import RecordScheme
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.text.records import RecordSignature
+from mongo_fixtures import mongo_live_url  # noqa: F401  (a live server when DEDUP_TEST_MONGO_URI is set)
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 
@@ -50,6 +51,14 @@ def floored(rows) -> bool:
 
 
 def test_full_then_incremental_on_a_floored_table_equals_one_full_run(store_url, tmp_path):  # noqa: F811
+    check_floored_runs(store_url, tmp_path)
+
+
+def test_full_then_incremental_on_a_floored_table_on_a_live_server(mongo_live_url, tmp_path):  # noqa: F811
+    check_floored_runs(mongo_live_url, tmp_path)
+
+
+def check_floored_runs(store_url, tmp_path) -> None:
     n = 240 if store_url.startswith("mongodb") else 900
     rows, labels = generate(n, seed=5)
     # people arrive whole (a person and their copies in one run): ids in order of the people
