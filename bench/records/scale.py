@@ -2,6 +2,7 @@
 
     python bench/records/scale.py --rows 100000 [--seed 3]
     python bench/records/scale.py --rows 50000
+    python bench/records/scale.py --table copies --rows 100000   (and 200000: n and 2n)
 
 Rows: the widened training persons table (common.training: 11 fields, among them gender with 2
 values and status with 10; 15 % household members). Generating the rows is not timed; peak RSS
@@ -18,14 +19,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.records.common import peak_rss_mb, quality, run, training  # noqa: E402
+from bench.records.copies import FIELDS as COPY_FIELDS, generate  # noqa: E402
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--table", choices=("training", "copies"), default="training",
+                    help="copies: bench/records/copies.py (every person entered 1-5 more times; the floor keys)")
     a = ap.parse_args(argv)
-    rows, truth, fields = training(a.rows, a.seed)
+    if a.table == "copies":
+        rows, truth = generate(a.rows, a.seed)
+        fields = COPY_FIELDS
+    else:
+        rows, truth, fields = training(a.rows, a.seed)
     rss0 = peak_rss_mb()
     t0 = time.perf_counter()
     labels, info = run(rows, fields)

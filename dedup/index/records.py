@@ -23,6 +23,16 @@ depends on which rows are present, so a full run followed by an incremental one 
 pairs and verdicts of one full run (a value that only becomes hot in incremental runs is not
 switched off until the next full run).
 
+The floor (issue 22): the cap counts a row's own copies as partners, so a table whose people are
+each entered several times (1 to 5 copies) fills every bucket with copies and the learning finds
+no key field at all. When it finds fewer than ``floor_exact`` key fields, the floor is used: up
+to ``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
+given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners
+first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
+rows, so candidates per row stay flat as the table grows), besides whatever the cap took; hot
+values are switched off as for every key. A table whose learning finds its key fields is keyed
+exactly as without the floor.
+
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
 different gender is simply different); a field empty in either row drops out. Each field's say
@@ -50,35 +60,12 @@ import numpy as np
 
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
+from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
 
 U64 = np.uint64
 MAX_KEYS = 16
-MAX_HOT = 64        # hot key values learned (and switched off) at most
 STAT_FIELDS = 16    # pair statistics among this many fields at most (the most distinct)
 _LOW16 = U64(0xFFFF)
-
-
-def _counts(z: np.ndarray, cap: int) -> list[int]:
-    """[non-empty, distinct, sum of squared value counts] of the non-zero values of ``z``, then
-    [rows, sum of squared counts] of its values in more than ``cap`` rows, which will be switched
-    off (0, 0 when there are more than MAX_HOT of them: then they count)."""
-    live = z[z != 0]
-    _, c = np.unique(live, return_counts=True)
-    c = c.astype(np.int64)
-    big = c[c > cap]
-    if len(big) > MAX_HOT:
-        big = big[:0]
-    return [int(len(live)), int(len(c)), int((c ** 2).sum()), int(big.sum()), int((big ** 2).sum())]
-
-
-def _partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> float:
-    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, leaving out the
-    values switched off when they are exceptions (at most half the rows: a city column whose
-    every value is in hundreds of rows is judged whole); inf when nothing is filled."""
-    if 2 * hot_filled > filled:
-        hot_filled = hot_squares = 0
-    n = filled - hot_filled
-    return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
 @dataclass(frozen=True)
@@ -86,7 +73,7 @@ class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
 
     Defaults chosen by bench/records/sweep.py on the training persons (bench/records/common.py)
-    only.
+    only; the floor's by bench/records/sweep_floor.py on those and bench/records/copies.py.
     """
 
     fields: int
@@ -101,6 +88,10 @@ class RecordScheme:
     bands: int = 2               # band keys of r values each, over the key fields' union MinHash
     r: int = 4
     max_bucket: int = 200        # a key value of more rows than this makes no pairs (learned, reported)
+    floor_exact: int = 2         # the floor: at least this many key fields,
+    floor_pairs: int = 4         # pair keys
+    floor_bands: int = 2         # and band keys, whatever max_partners left,
+    floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -175,23 +166,38 @@ class RecordScheme:
             raise ValueError("RecordScheme has learned nothing: call with_learned(learn(sig)) first")
         return self.learned
 
-    def _is_key(self, filled: int, distinct: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> bool:
-        return distinct >= self.min_key_distinct and \
-            _partners(filled, squares, hot_filled, hot_squares) <= self.max_partners
-
-    def key_fields(self) -> list[int]:
-        """The fields that key rows by exact value, fewest expected partners first."""
+    def _field_partners(self) -> dict[int, float]:
+        """Expected partners of each field that may be a key field (enough distinct values)."""
         lr = self._learned()
         stats = list(zip(lr["filled"], lr["distinct"], lr["squares"], lr["hot_filled"], lr["hot_squares"]))
-        keyf = [f for f in range(self.fields) if self._is_key(*stats[f])]
-        return sorted(keyf, key=lambda f: (_partners(*(stats[f][i] for i in (0, 2, 3, 4))), f))[:self.max_exact]
+        return {f: _partners(*(stats[f][i] for i in (0, 2, 3, 4)))
+                for f in range(self.fields) if stats[f][1] >= self.min_key_distinct}
+
+    def floored(self) -> bool:
+        """Whether the floor is in use: the learning found fewer than ``floor_exact`` key fields
+        (a table whose people are each entered several times: their copies fill every bucket)."""
+        return sum(p <= self.max_partners for p in self._field_partners().values()) < self.floor_exact
+
+    def _floor(self, floor: int) -> tuple[int, float]:
+        return (floor, self.floor_partners) if self.floored() else (0, 0.0)
+
+    def key_fields(self) -> list[int]:
+        """The fields that key rows by exact value, fewest expected partners first (the floor's
+        first when it is in use)."""
+        return choose(self._field_partners(), self.max_partners, *self._floor(self.floor_exact))[:self.max_exact]
 
     def pair_keys(self) -> list[tuple[int, int]]:
-        """Pairs of fields that are not key fields whose combination is a key, fewest partners first."""
+        """Pairs of fields that are not key fields whose combination is a key, fewest partners first
+        (the floor's first when it is in use)."""
         keyf = set(self.key_fields())
-        good = [(_partners(n, s, hn, hs), a, b) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
-                if a not in keyf and b not in keyf and self._is_key(n, d, s, hn, hs)]
-        return [(a, b) for _, a, b in sorted(good)[:self.max_pairs]]
+        part = {(a, b): _partners(n, s, hn, hs) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
+                if a not in keyf and b not in keyf and d >= self.min_key_distinct}
+        if not self.floored():
+            return choose(part, self.max_partners)[:self.max_pairs]
+        wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
+        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs,
+                        self.floor_partners)
+        return (floor + [k for k in choose(part, self.max_partners) if k not in floor])[:self.max_pairs]
 
     def hot(self) -> list[tuple[str, int]]:
         """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
@@ -254,9 +260,10 @@ class RecordScheme:
 
     def band_keys(self) -> list[int]:
         """The band keys in use: those whose expected partners the full run measured to be at most
-        ``max_partners`` (MinHash bands collide more often the more rows there are)."""
-        return [c for c, stats in enumerate(self._learned().get("bands", []))
-                if _partners(*stats) <= self.max_partners]
+        ``max_partners`` (MinHash bands collide more often the more rows there are), and the
+        floor's when it is in use."""
+        part = {c: _partners(*stats) for c, stats in enumerate(self._learned().get("bands", []))}
+        return sorted(choose(part, self.max_partners, *self._floor(self.floor_bands)))
 
     def _band_keys(self, sig: np.ndarray, h: np.ndarray) -> np.ndarray:
         """(rows, bands) MinHash band keys over the union of the key fields' bigrams (0: none)."""

@@ -1,0 +1,57 @@
+"""How the record recipe chooses its keys from what the full run learned (dedup.index.records):
+value counts, a key's expected partners, and the choice of keys under a cap with a floor."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+MAX_HOT = 64        # hot key values learned (and switched off) at most
+
+
+def counts(z: np.ndarray, cap: int) -> list[int]:
+    """[non-empty, distinct, sum of squared value counts] of the non-zero values of ``z``, then
+    [rows, sum of squared counts] of its values in more than ``cap`` rows, which will be switched
+    off (0, 0 when there are more than MAX_HOT of them: then they count)."""
+    live = z[z != 0]
+    _, c = np.unique(live, return_counts=True)
+    c = c.astype(np.int64)
+    big = c[c > cap]
+    if len(big) > MAX_HOT:
+        big = big[:0]
+    return [int(len(live)), int(len(c)), int((c ** 2).sum()), int(big.sum()), int((big ** 2).sum())]
+
+
+def partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 0) -> float:
+    """Expected other rows in a row's bucket, (sum count^2 - filled) / filled, leaving out the
+    values switched off when they are exceptions (at most half the rows: a city column whose
+    every value is in hundreds of rows is judged whole); inf when nothing is filled."""
+    if 2 * hot_filled > filled:
+        hot_filled = hot_squares = 0
+    n = filled - hot_filled
+    return (squares - hot_squares - n) / n if n > 0 else math.inf
+
+
+def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0) -> list:
+    """The keys of ``partners`` (key -> expected partners) to use, best first: those under
+    ``cap`` by partners; with a ``floor``, up to ``floor`` keys more first, as long as their
+    expected partners together stay within ``budget`` (so candidates per row stay flat as the
+    table grows: a key whose buckets fill up gives way to cheaper ones), pair keys (field tuples)
+    that share no field with a chosen one before the others, so one damaged field cannot take
+    out the whole floor (given name + surname, then street + suburb, ...)."""
+    ranked = sorted(partners, key=lambda k: (partners[k], k))
+    apart: list = []
+    used: set = set()
+    for k in ranked:
+        fields = set(k) if isinstance(k, tuple) else set()
+        if not used & fields:
+            apart.append(k)
+            used |= fields
+    floor_keys: list = []
+    spent = 0.0
+    for k in apart + [k for k in ranked if k not in apart]:
+        if len(floor_keys) < floor and spent + partners[k] <= budget:
+            floor_keys.append(k)
+            spent += partners[k]
+    return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]
