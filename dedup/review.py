@@ -26,7 +26,7 @@ def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a:
     for k in (a, b):
         if k not in values and k not in fps:
             raise ConfigError(f"no row with key {k!r} in table {tcfg.name!r} (neither in the source nor in the store)")
-    scored = (scorer.pairs([(a, b)], with_weights=True) if scorer is not None else {}).get((a, b), {})
+    scored = (scorer.pairs([(a, b)], with_weights=True, deciding=True) if scorer is not None else {}).get((a, b), {})
     by_field = scored.get("fields") or {}
     weights = scored.get("weights") or {}
     total = sum(weights.values())

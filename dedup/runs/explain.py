@@ -131,10 +131,12 @@ class Scorer:
         return [{"rule": name.replace(" ", "_"), "name": name, "threshold": self.threshold, "knob": self.knob}
                 for _ in range(len(a))]
 
-    def pairs(self, pairs: list[tuple[str, str]], with_weights: bool = False) -> dict[tuple[str, str], dict]:
+    def pairs(self, pairs: list[tuple[str, str]], with_weights: bool = False,
+              deciding: bool = False) -> dict[tuple[str, str], dict]:
         """(a, b) -> {"similarity": x, "rule": name, "threshold": bar, "decided_by": {...}, "fields": {name: x}}
         for the pairs whose rows are both stored (rule: dedup.runs.rules, None when no rule accepts the
-        pair; decided_by: the rule that decides it, accepted or not, with its words and config key);
+        pair; with ``deciding``, decided_by: the rule that decides it, accepted or not, with its words
+        and config key: explain);
         ``with_weights``: also "weights", each field's weight in the score (records, fields fingerprint)."""
         keys = sorted({k for p in pairs for k in p}, key=key_sort)
         have, sk = self.sketches(keys)
@@ -148,12 +150,13 @@ class Scorer:
         fields = self.field_scores(sk[ia], sk[ib])
         weights = self.field_weights(sk[ia], sk[ib]) if with_weights else None
         rules = pair_rules(self.recipe, sk[ia], sk[ib], score)
-        decided = self.rules(sk[ia], sk[ib])
+        decided = self.rules(sk[ia], sk[ib]) if deciding else None
         names = self.field_names()
         out = {}
         for n, p in enumerate(known):
-            entry = {"similarity": _num(score[n]), "rule": rules[n][0], "threshold": rules[n][1],
-                     "decided_by": decided[n]}
+            entry = {"similarity": _num(score[n]), "rule": rules[n][0], "threshold": rules[n][1]}
+            if decided is not None:
+                entry["decided_by"] = decided[n]
             if fields is not None:
                 entry["fields"] = {name: _num(x) for name, x in zip(names, fields[n].tolist())}
             if weights is not None:
