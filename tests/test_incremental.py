@@ -499,7 +499,8 @@ def test_a_full_run_that_merges_two_groups_keeps_the_lower_id_and_records_the_me
     a, b, m = BASE + "附近还有学校。", BASE + "附近还有银行。", BASE + "附近还有加油站。"  # as above
     src = f"sqlite:///{tmp_path / 'src.db'}"
     write_sample_db(src, SampleTable(rows_of(OTHER, a, OTHER, b, b, a), {}))
-    cfg = cfg_for(src, f"sqlite:///{tmp_path / 'store.db'}", match={"method": "simhash"}, max_distance=3)
+    cfg = cfg_for(src, f"sqlite:///{tmp_path / 'store.db'}", match={"method": "simhash"}, max_distance=3,
+                  groups={"clustering": "components"})  # a bridge merges components (star clustering: no merge)
     first = run_full(cfg)
     ids = {tuple(g.keys): g.id for g in first.groups}
     assert set(ids) == {("1", "3"), ("2", "6"), ("4", "5")}

@@ -81,7 +81,8 @@ def test_groups_equal_brute_force_on_sample_data(sqlite_url, tmp_path):
     sample = generate_petitions(400, seed=3)
     write_sample_db(sqlite_url, sample)
     cfg = config_for(sqlite_url, f"sqlite:///{tmp_path / 'store.db'}", batch_size=64, max_distance=3,
-                     match={"method": "simhash"}, fields=SAMPLE_FIELDS)
+                     match={"method": "simhash"}, fields=SAMPLE_FIELDS,
+                     groups={"clustering": "components"})  # the search's exactness: groups as components
     result = run_full(cfg)
     assert result.rows_read == 400
     i, j = brute_force_pairs(result.fingerprints, 3)
