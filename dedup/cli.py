@@ -11,7 +11,6 @@ import functools
 import logging
 import signal
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 
 import click
@@ -22,7 +21,6 @@ from .console import INTERRUPTED
 from .db.masking import remember_secrets
 from .errors import DedupError
 from .output_file import write_whole
-from .report.render import check_output
 from .terminal import MaskingFormatter, Progress, full_summary_line, incremental_summary_line, one_line
 
 log = logging.getLogger("dedup")
@@ -126,37 +124,6 @@ def run_full_with_progress(config: Config, table: str, quiet: bool):
         progress.close()
 
 
-def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
-                since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
-                limit: int | None = None, lang: str | None = None, run: int | None = None,
-                since_run: int | None = None, group: int | None = None) -> tuple[str, int]:
-    """The rendered report and its number of groups. ``sort`` None: largest groups first for people
-    (table, html), by group id for machines (json, csv). ``lang`` None: html and csv in the data's
-    language (Chinese text: zh), else the locale's; the terminal table is in English."""
-    import shutil
-
-    from .db.source import Source
-    from .report import build_report, render
-    from .report.labels import pick_lang
-    from .runs.explain import Scorer
-    from .store import open_store
-
-    tcfg = config.table(table)
-    texts = tuple(f.name for f in tcfg.fields if f.kind == "text") if fmt == "html" else ()  # excerpts
-    sort = sort or ("size" if fmt in ("table", "html") else None)
-    store = open_store(config.store_url, read_only=True)
-    try:
-        with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, sort=sort,
-                                min_size=min_size, limit=limit, extra_columns=texts, run=run, since_run=since_run,
-                                scorer=Scorer.of(config, tcfg, store), group=group)
-    finally:
-        store.close()
-    text = render(data, fmt, tcfg.display, width=shutil.get_terminal_size((100, 24)).columns,
-                  lang=pick_lang(lang, report=data), excerpt=texts)
-    return text, len(data["groups"])
-
-
 @main.command()
 @click.option("-t", "--table", help="Configured table to process (optional when the config has one table).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
@@ -248,61 +215,6 @@ def incremental(obj: Context, tables: tuple[str, ...], as_json: bool, quiet: boo
         click.get_current_context().exit(worst.exit_code)
 
 
-@main.command()
-@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
-              show_default=True, help="json: the documented report; csv: key, group, date and display columns, most "
-                   "similar row, similarity, rule, deleted; table: for a terminal; html: a page for caseworkers.")
-@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
-@click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
-@click.option("--since-last-run", is_flag=True,
-              help="Only what the last successful run that changed any group changed (see --run).")
-@click.option("--run", "run", type=int, metavar="N",
-              help="Only the groups run N created or changed (`dedup runs` lists them), its new rows marked.")
-@click.option("--since-run", "since_run", type=int, metavar="N", help="As --run, for run N and every run after it.")
-@click.option("--sort", type=click.Choice(["size", "key", "newest"]),
-              help="Group order: size (largest first; default for table and html), key (lowest key), "
-                   "newest (changed by the latest runs first). json and csv default to group id order.")
-@click.option("--limit", type=click.IntRange(min=0), metavar="N", help="Show only the first N groups.")
-@click.option("--min-size", type=click.IntRange(min=2), default=2, show_default=True, metavar="N",
-              help="Only groups of at least N rows.")
-@click.option("--group", "group", type=int, metavar="N", help="Only group N (every format).")
-@click.option("--lang", type=click.Choice(["zh", "en"]),
-              help="Language of the html page and the csv's words (default: zh when the rows hold Chinese "
-                   "text, else from LC_ALL / LC_MESSAGES / LANG); the terminal table is in English.")
-@click.pass_obj
-@handle_errors
-def report(obj: Context, table: str | None, fmt: str, output: str | None, no_source: bool,
-           since_last_run: bool, sort: str | None, limit: int | None, min_size: int, lang: str | None,
-           run: int | None, since_run: int | None, group: int | None) -> None:
-    """Show the duplicate groups of a table, as its runs left them.
-
-    Reads the store without writing to it, so a read-only store (a SQLite file in a read-only
-    directory, or a `mode=ro` URI) can be reported. On a terminal the table goes through a pager;
-    lines fit the terminal's width. Each row names the row it is most similar to, the similarity
-    and the rule that accepted the link; each group its weakest link.
-
-    With --run N or --since-last-run: only the groups that run made new, grew, merged, split or
-    shrank (marked so), rows that were in no group before marked +, and the groups it ended;
-    --since-run N: the same for run N and every run after it.
-    """
-    if since_last_run + (run is not None) + (since_run is not None) > 1:
-        from .errors import ConfigError
-
-        raise ConfigError("give one of --run N, --since-run N and --since-last-run")
-    check_output(output)
-    text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
-                                 sort=sort, min_size=min_size, limit=limit, lang=lang, run=run, since_run=since_run,
-                                 group=group)
-    if fmt == "table" and not output and stdout_is_terminal():
-        click.echo_via_pager(text)
-        return
-    emit(text, output, f"wrote {n_groups} groups to {output}")
-
-
-def stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()
-
 
 @main.command()
 @click.option("-t", "--table", help="Configured table (optional when the config has one table).")
@@ -366,6 +278,7 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
     Needs no server: the source and the store are SQLite files in DIR, next to dedup.yaml (the
     config used) and truth.csv (the planted groups, key,cluster).
     """
+    from .cli_report import report_text
     from .demo import prepare_demo
 
     click.echo(f"writing a sample of {rows} petitions to {directory}/ ...", err=True)
@@ -379,7 +292,7 @@ def demo(obj: Context, directory: str, rows: int, seed: int, fmt: str, quiet: bo
 
 
 from . import cli_decide, cli_eval, cli_init, cli_review, cli_status  # noqa: E402,F401  (register decide; eval, init; explain, review, decisions; status)
-from . import cli_serve  # noqa: E402,F401  (register serve: the workbench, dedup.web)
+from . import cli_report, cli_serve  # noqa: E402,F401  (register report; serve: the workbench, dedup.web)
 
 from .cli_options import accept_config_after  # noqa: E402
 
