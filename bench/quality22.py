@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import fcntl
 import json
 import os
 import subprocess
@@ -174,12 +175,17 @@ def _print(line: dict) -> None:
 
 def markdown(lines: list[dict], meta: dict) -> str:
     out = [f"# Issue 22 held-out quality: {meta['tag']}", "",
-           f"`{meta['command']}` at {meta['commit']} ({meta['date']}; {meta['machine']}).", "",
+           f"At {meta['commit']}, seed {meta['seed']} ({meta['date']}; {meta['machine']}), by:", "",
+           *[f"    {c}" for c in meta.get("commands", [meta["command"]])], "",
            "Pairwise precision / recall / F1 against the generator's truth; *largest false*: the largest "
            "group whose rows are not all one truth entity; *false > 5*: false groups of more than 5 rows; "
            "seconds: dedup's full run (eval apart), a peer's whole work at that threshold. `*`: a peer's best F1.",
-           "", "| " + " | ".join(c.replace("_", " ") for c in COLUMNS) + " |",
-           "|" + "---|" * 3 + "--:|" * (len(COLUMNS) - 3)]
+           ""]
+    head = ["| " + " | ".join(c.replace("_", " ") for c in COLUMNS) + " |", "|" + "---|" * 3 + "--:|" * (len(COLUMNS) - 3)]
+    best = [ln for ln in lines if "skipped" not in ln and (ln.get("best") or ln["method"].startswith("dedup"))]
+    out += ["## Summary: dedup and each peer at its best threshold", "", *head]
+    out += ["| " + " | ".join(_cell(ln, c) for c in COLUMNS) + " |" for ln in best]
+    out += ["", "## Every threshold", "", *head]
     for line in lines:
         if "skipped" in line:
             out.append(f"| {line['set']} | {line['rows']:,} | {line['method']} | skipped: {line['skipped']} |"
@@ -204,13 +210,18 @@ def save(lines: list[dict], out: Path, tag: str, meta: dict) -> tuple[Path, Path
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"quality22-{tag}.json"
     measured = {(ln["set"], ln["rows"]) for ln in lines}
-    old = json.loads(path.read_text(encoding="utf-8"))["lines"] if path.exists() else []
-    merged = [ln for ln in old if (ln["set"], ln["rows"]) not in measured] + lines
-    order = list(SETS)
-    merged.sort(key=lambda ln: (order.index(ln["set"]), ln["rows"], not ln["method"].startswith("dedup")))
-    path.write_text(json.dumps({"meta": meta, "lines": merged}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    md = path.with_suffix(".md")
-    md.write_text(markdown(merged, meta), encoding="utf-8")
+    with open(out / f".quality22-{tag}.lock", "w") as lock:  # two runs of one tag (200k beside the rest)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"lines": []}
+        merged = [ln for ln in old["lines"] if (ln["set"], ln["rows"]) not in measured] + lines
+        order = list(SETS)
+        merged.sort(key=lambda ln: (order.index(ln["set"]), ln["rows"], not ln["method"].startswith("dedup")))
+        commands = list(dict.fromkeys(old.get("meta", {}).get("commands", []) + [meta["command"]]))
+        meta = dict(meta, commands=commands)
+        path.write_text(json.dumps({"meta": meta, "lines": merged}, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+        md = path.with_suffix(".md")
+        md.write_text(markdown(merged, meta), encoding="utf-8")
     return path, md
 
 
