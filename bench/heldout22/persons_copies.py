@@ -156,6 +156,9 @@ def corrupt(rng: random.Random, original: dict) -> dict:
             row["given_name"], row["surname"] = row["surname"], row["given_name"]
         else:
             row[column] = _typo(rng, value)
+    while row == original:  # every corruption fell on an empty value or changed nothing
+        column = rng.choice([c for c in TEXT if row[c]])
+        row[column] = _typo(rng, row[column])
     return row
 
 
