@@ -21,8 +21,8 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from bench.heldout.common import Clock, HeldOut, finish, phone, punct_width, run_cli, stamp, typo  # noqa: E402
-from bench.heldout.common import write_all as common_write_all  # noqa: E402
+from bench.heldout.common import Clock, HeldOut, finish, phone, punct_width, stamp, typo  # noqa: E402
+from bench.heldout22.cli import generator_main  # noqa: E402
 from bench.heldout22.zh_people import community, month_day, person_name, place, road  # noqa: E402
 
 KINDS = ("form_refiled", "form_single", "plain_refiled", "plain_single")
@@ -208,12 +208,7 @@ def generate_letters(n_rows: int, seed: int, form_share: float = FORM_SHARE) -> 
     return finish(rng, "letters", COLUMNS, made[:n_rows])
 
 
-def write_all(data: HeldOut, out: str) -> None:
-    common_write_all(data, out, "letters", FIELDS)
-
-
-def main(argv: list[str] | None = None) -> None:
-    run_cli(__doc__, "letters", generate_letters, lambda data, out, args: write_all(data, out), KINDS, "content", argv)
+main = generator_main(__doc__, "letters", generate_letters, FIELDS, KINDS, "content")
 
 
 if __name__ == "__main__":

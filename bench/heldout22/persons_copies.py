@@ -22,8 +22,8 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from bench.heldout.common import Clock, HeldOut, finish, run_cli, stamp, transpose_digits  # noqa: E402
-from bench.heldout.common import write_all as common_write_all  # noqa: E402
+from bench.heldout.common import Clock, HeldOut, finish, stamp, transpose_digits  # noqa: E402
+from bench.heldout22.cli import generator_main  # noqa: E402
 
 KINDS = ("copied", "family", "namesake", "single")
 COLUMNS = ["given_name", "surname", "street_number", "address_1", "address_2", "suburb", "postcode", "state",
@@ -192,12 +192,7 @@ def generate_people(n_rows: int, seed: int) -> HeldOut:
     return finish(rng, "people", COLUMNS, made[:n_rows])
 
 
-def write_all(data: HeldOut, out: str) -> None:
-    common_write_all(data, out, "people", FIELDS)
-
-
-def main(argv: list[str] | None = None) -> None:
-    run_cli(__doc__, "people", generate_people, lambda data, out, args: write_all(data, out), KINDS, None, argv)
+main = generator_main(__doc__, "people", generate_people, FIELDS, KINDS, None)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from bench.heldout.common import Clock, HeldOut, finish, run_cli, stamp  # noqa: E402
-from bench.heldout.common import write_all as common_write_all  # noqa: E402
+from bench.heldout.common import Clock, HeldOut, finish, stamp  # noqa: E402
+from bench.heldout22.cli import generator_main  # noqa: E402
 
 KINDS = ("resent", "same_customer_new_problem", "single")
 COLUMNS = ["email", "name", "subject", "body", "updated_at"]
@@ -223,12 +223,7 @@ def generate_tickets(n_rows: int, seed: int) -> HeldOut:
     return finish(rng, "tickets", COLUMNS, made[:n_rows])
 
 
-def write_all(data: HeldOut, out: str) -> None:
-    common_write_all(data, out, "tickets", FIELDS)
-
-
-def main(argv: list[str] | None = None) -> None:
-    run_cli(__doc__, "tickets", generate_tickets, lambda data, out, args: write_all(data, out), KINDS, "body", argv)
+main = generator_main(__doc__, "tickets", generate_tickets, FIELDS, KINDS, "body")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ import sys
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from bench.heldout.common import Clock, HeldOut, finish, phone, punct_width, run_cli, stamp, typo  # noqa: E402
-from bench.heldout.common import write_all as common_write_all  # noqa: E402
+from bench.heldout.common import Clock, HeldOut, finish, phone, punct_width, stamp, typo  # noqa: E402
+from bench.heldout22.cli import generator_main  # noqa: E402
 from bench.heldout22.zh_people import month_day, person_name, place  # noqa: E402
 
 KINDS = ("refiled_self", "refiled_neighbours", "same_place_new_incident", "single")
@@ -133,13 +133,7 @@ def generate_complaints(n_rows: int, seed: int) -> HeldOut:
     return finish(rng, "complaints", COLUMNS, made[:n_rows])
 
 
-def write_all(data: HeldOut, out: str) -> None:
-    common_write_all(data, out, "complaints", FIELDS)
-
-
-def main(argv: list[str] | None = None) -> None:
-    run_cli(__doc__, "complaints", generate_complaints, lambda data, out, args: write_all(data, out), KINDS,
-            "content", argv)
+main = generator_main(__doc__, "complaints", generate_complaints, FIELDS, KINDS, "content")
 
 
 if __name__ == "__main__":
