@@ -11,8 +11,8 @@ choose defaults), written to a SQLite file, given the config ``dedup init`` writ
 (through its library functions: guess_starter, render), then ``dedup full`` (run_full) and ``dedup
 eval`` (run_eval, truth from the generator) run on it at the checkout's defaults. Printed and
 written to ``--out`` (default bench/results): ``quality22-<tag>.json`` and ``.md`` (tag: the
-checkout's short commit unless ``--tag``); a rerun with the same tag replaces the (set, rows) it
-measured and keeps the rest. Each line: pairwise precision, recall, F1 (dedup: as ``dedup eval``
+checkout's short commit unless ``--tag``); a rerun with the same tag replaces the (set, rows,
+method) lines it measured and keeps the rest. Each line: pairwise precision, recall, F1 (dedup: as ``dedup eval``
 reports them), groups, largest group, largest *false* group (rows not all one truth entity),
 false groups of more than 5 rows, seconds (dedup: the full run; peers: the peer's whole work
 for that threshold). Peers are swept over their threshold, the best F1 of each marked ``*``;
@@ -148,7 +148,8 @@ def measure(name: str, rows: int, seed: int, chosen: list[str] | None, peer_max_
             continue
         sweep = run_peer(peer, data.rows, columns)
         found = [{"set": name, "rows": len(data.rows), "method": s.method, "threshold": s.threshold,
-                  **group_facts(s.groups, truth, every_key), "seconds": round(s.seconds, 2), "settings": f"{s.settings}; columns {', '.join(columns)}"}
+                  **group_facts(s.groups, truth, every_key), "seconds": round(s.seconds, 2),
+                  "settings": f"{s.settings}; columns {', '.join(columns)}"}
                  for s in sweep]
         max(found, key=lambda r: r["f1"])["best"] = True
         for line in found:
@@ -181,7 +182,8 @@ def markdown(lines: list[dict], meta: dict) -> str:
            "group whose rows are not all one truth entity; *false > 5*: false groups of more than 5 rows; "
            "seconds: dedup's full run (eval apart), a peer's whole work at that threshold. `*`: a peer's best F1.",
            ""]
-    head = ["| " + " | ".join(c.replace("_", " ") for c in COLUMNS) + " |", "|" + "---|" * 3 + "--:|" * (len(COLUMNS) - 3)]
+    head = ["| " + " | ".join(c.replace("_", " ") for c in COLUMNS) + " |",
+            "|" + "---|" * 3 + "--:|" * (len(COLUMNS) - 3)]
     best = [ln for ln in lines if "skipped" not in ln and (ln.get("best") or ln["method"].startswith("dedup"))]
     out += ["## Summary: dedup and each peer at its best threshold", "", *head]
     out += ["| " + " | ".join(_cell(ln, c) for c in COLUMNS) + " |" for ln in best]
@@ -206,14 +208,14 @@ def _commit() -> str:
 
 
 def save(lines: list[dict], out: Path, tag: str, meta: dict) -> tuple[Path, Path]:
-    """Merge into ``out``/quality22-<tag>.json (the measured (set, rows) replaced) and write the .md."""
+    """Merge into ``out``/quality22-<tag>.json (the measured (set, rows, method) replaced), write the .md."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"quality22-{tag}.json"
-    measured = {(ln["set"], ln["rows"]) for ln in lines}
+    measured = {(ln["set"], ln["rows"], ln["method"]) for ln in lines}
     with open(out / f".quality22-{tag}.lock", "w") as lock:  # two runs of one tag (200k beside the rest)
         fcntl.flock(lock, fcntl.LOCK_EX)
         old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"lines": []}
-        merged = [ln for ln in old["lines"] if (ln["set"], ln["rows"]) not in measured] + lines
+        merged = [ln for ln in old["lines"] if (ln["set"], ln["rows"], ln["method"]) not in measured] + lines
         order = list(SETS)
         merged.sort(key=lambda ln: (order.index(ln["set"]), ln["rows"], not ln["method"].startswith("dedup")))
         commands = list(dict.fromkeys(old.get("meta", {}).get("commands", []) + [meta["command"]]))

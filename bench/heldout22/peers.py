@@ -33,7 +33,8 @@ from dedup.text.normalize import normalize_short
 MINHASH_THRESHOLDS = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9)
 COSINE_THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 PROBABILITY_THRESHOLDS = (0.5, 0.8, 0.9, 0.95, 0.99, 0.999)
-MATCH_WEIGHT_THRESHOLDS = (0.0, 5.0, 10.0, 15.0, 20.0, 25.0)  # splink's log2 Bayes factor: probabilities saturate
+# splink's match weight (log2 Bayes factor): its probabilities saturate at 1.
+MATCH_WEIGHT_THRESHOLDS = (0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0)
 
 
 @dataclass
@@ -177,7 +178,8 @@ def splink_em(rows: list[dict], fields: list[str], blocks: list[list[str]],
     j = np.array([index[k] for k in pred["unique_id_r"]], dtype=np.int64)
     score = pred["match_weight"].to_numpy()
     return _swept("splink 5 (EM, DuckDB)", [r["id"] for r in rows], (i, j, score), thresholds,
-                  time.perf_counter() - t0, "threshold on match weight, Jaro-Winkler 0.92/0.8 per column, EM on the first two blocks, "
+                  time.perf_counter() - t0, "threshold on match weight, Jaro-Winkler 0.92/0.8 per column, "
+                  "EM on the first two blocks, "
                   "blocks " + "; ".join("+".join(b) for b in blocks))
 
 
