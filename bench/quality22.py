@@ -82,8 +82,9 @@ def starter_config(db: Path, table: str, path: Path) -> str:
     return text
 
 
-def run_dedup(name: str, data, folder: Path) -> dict:
-    """`dedup init`, `dedup full` and `dedup eval` on the set in ``folder``; one result line."""
+def run_dedup(name: str, data, folder: Path, evaluate: bool = True) -> dict:
+    """`dedup init`, `dedup full` and `dedup eval` on the set in ``folder``; one result line. Without
+    ``evaluate`` the quality is counted on the full run's groups (what eval reports, checked below)."""
     from dedup.config import load_config
     from dedup.eval.sweep import run_eval
     from dedup.runs.full import run_full
@@ -98,11 +99,12 @@ def run_dedup(name: str, data, folder: Path) -> dict:
     t0 = time.perf_counter()
     full = run_full(config, data.table)
     seconds = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    evaluated = run_eval(config, data.table, truth=truth)
-    eval_seconds = time.perf_counter() - t0
     every_key = [str(r["id"]) for r in data.rows]
     facts = group_facts([g.keys for g in full.groups], truth, every_key)
+    t0 = time.perf_counter()
+    evaluated = run_eval(config, data.table, truth=truth) if evaluate else {
+        "current": {k: facts[k] for k in ("precision", "recall", "f1")} | {"label": "eval not run (--no-eval)"}}
+    eval_seconds = time.perf_counter() - t0
     current = evaluated["current"]
     if abs(current["precision"] - facts["precision"]) > 1e-5 or abs(current["recall"] - facts["recall"]) > 1e-5:
         print(f"  note: eval and full disagree: eval P {current['precision']} R {current['recall']}, "
@@ -128,7 +130,7 @@ def run_peer(peer: str, rows: list[dict], columns: list[str]) -> list[peers.Swee
 
 
 def measure(name: str, rows: int, seed: int, chosen: list[str] | None, peer_max_rows: int,
-            with_dedup: bool) -> list[dict]:
+            with_dedup: bool, evaluate: bool = True) -> list[dict]:
     """Every line of one set at one size."""
     generate, columns, _, records = SETS[name]
     t0 = time.perf_counter()
@@ -140,7 +142,7 @@ def measure(name: str, rows: int, seed: int, chosen: list[str] | None, peer_max_
     lines = []
     if with_dedup:
         with tempfile.TemporaryDirectory(prefix=f"quality22-{name}-") as tmp:
-            lines.append(run_dedup(name, data, Path(tmp)))
+            lines.append(run_dedup(name, data, Path(tmp), evaluate))
         _print(lines[-1])
     available = RECORD_PEERS if records else TEXT_PEERS
     wanted = [p for p in (available if chosen is None else chosen) if p in available]
@@ -241,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
                     "take the first three); default all, within --peer-max-rows")
     ap.add_argument("--no-peers", action="store_true", help="dedup only")
     ap.add_argument("--no-dedup", action="store_true", help="peers only")
+    ap.add_argument("--no-eval", action="store_true",
+                    help="skip `dedup eval` (its cost doubles dedup's): quality from the full run's groups")
     ap.add_argument("--peer-max-rows", type=int, default=20000)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     ap.add_argument("--tag", help="names the result files (default: the checkout's short commit)")
@@ -262,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else SETS[name][2]
         for rows in sizes:
-            lines += measure(name, rows, args.seed, chosen, args.peer_max_rows, not args.no_dedup)
+            lines += measure(name, rows, args.seed, chosen, args.peer_max_rows, not args.no_dedup, not args.no_eval)
             save(lines, Path(args.out), meta["tag"], meta)  # after every size: a long run keeps what it did
     json_path, md_path = save(lines, Path(args.out), meta["tag"], meta)
     print(f"\nwrote {json_path} and {md_path}")
