@@ -116,10 +116,13 @@ def run_dedup(name: str, data, folder: Path, evaluate: bool = True) -> dict:
 
 
 def run_peer(peer: str, rows: list[dict], columns: list[str]) -> list[peers.Sweep]:
+    # Above 5,000 rows MinHash from 0.5 up: at 0.3 a shared form or stock sentences make thousands
+    # of rows candidates of each other (200,000 letters: 20 minutes for 3 % of the rows).
+    low = [t for t in peers.MINHASH_THRESHOLDS if len(rows) <= 5000 or t >= 0.5]
     if peer == "minhash_rensa":
-        return peers.minhash_rensa(rows, columns)
+        return peers.minhash_rensa(rows, columns, low)
     if peer == "minhash_datasketch":
-        return peers.minhash_datasketch(rows, columns)
+        return peers.minhash_datasketch(rows, columns, low)
     if peer == "tfidf":
         return peers.tfidf_cosine(rows, columns)
     if peer == "splink":
