@@ -32,7 +32,7 @@ tables:
       content: text
     display: [name, phone, title, content]
     date_column: updated_at  # reports show when each row was filed, earliest first
-    labels: {name: 姓名, phone: 电话, title: 标题, content: 内容, updated_at: 登记时间}
+    labels: {name: 姓名, phone: 电话, address: 地址, title: 标题, content: 内容, updated_at: 登记时间}
 """
 
 
