@@ -314,4 +314,8 @@ def entry() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    entry()
+    # `python -m dedup.cli`: the commands of the other cli_* modules register on dedup.cli's group,
+    # not on this __main__ copy of it, so run the package's own.
+    from dedup.console import main as console_main
+
+    console_main()
