@@ -20,7 +20,8 @@ from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.runs.recipe import Recipe
 from dedup.store import open_store
-from helpers import config_for, delete_rows
+import helpers
+from helpers import delete_rows
 import mongo_fixtures
 from mongo_fixtures import store_url_of
 
@@ -28,7 +29,13 @@ pytestmark = pytest.mark.slow  # minutes of Spark local mode: `python -m pytest 
 IN_CI = bool(os.environ.get("CI"))
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 mongo_live_url = mongo_fixtures.mongo_live_url  # a fixture
-BIG_ROWS = 50_000  # the generated table of the issue; its pair of runs takes minutes on two cores
+BIG_ROWS = 50_000
+UNWEIGHTED = {"common_share": 1.0}  # Spark runs learn no shared-text weights yet (run_full_spark refuses them)
+
+
+def config_for(*args, match=None, **kw):
+    """helpers.config_for with match.common_share 1.0: what a Spark run needs."""
+    return helpers.config_for(*args, match={**UNWEIGHTED, **(match or {})}, **kw)  # the generated table of the issue; its pair of runs takes minutes on two cores
 
 
 def _why_no_spark() -> str | None:
@@ -170,7 +177,7 @@ def test_cli_engine_spark(spark, tmp_path):
     config_file.write_text(
         f"source: {{url: '{source_url}'}}\nstore: {{url: '{spark_cfg.store_url}'}}\n"
         "tables:\n  petitions:\n    key: id\n    watermark: updated_at\n    fields: {name: short, phone: short, "
-        "address: short, title: text, content: text}\n", encoding="utf-8")
+        "address: short, title: text, content: text}\nmatch: {common_share: 1.0}\n", encoding="utf-8")
     got = CliRunner().invoke(main, ["-c", str(config_file), "full", "--engine", "spark", "--partitions", "3"])
     assert got.exit_code == 0, got.output
     local = run_full(local_cfg, "petitions")
@@ -374,3 +381,13 @@ def test_decisions_are_applied_as_the_local_run_applies_them(spark, tmp_path):
         assert not store.decisions("petitions", pending=True)
     finally:
         store.close()
+
+
+def test_spark_refuses_the_shared_text_weighting_it_does_not_learn(tmp_path):
+    from dedup.errors import ConfigError
+    from dedup.runs.spark import run_full_spark
+
+    source_url, _ = sample_db(tmp_path, 50)
+    weighted = helpers.config_for(source_url, f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS)
+    with pytest.raises(ConfigError, match=r"^petitions: --engine spark does not learn what the table shares"):
+        run_full_spark(weighted, "petitions", spark=object())

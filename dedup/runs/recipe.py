@@ -338,7 +338,8 @@ def _minhash_recipe(config: Config, tcfg: TableConfig) -> Recipe:
     }
     stamp = json.loads(json.dumps(stamp, sort_keys=True))
     layout = BlockLayout.for_distance(config.max_distance, config.blocks)  # only for `dedup eval` sweeps
-    rarity = None if tcfg.by_field else (m.common_share, m.common_rows, m.common_floor)
+    # common_share 1.0: no feature can be carried by more than every row, so nothing is learned
+    rarity = None if tcfg.by_field or m.common_share >= 1.0 else (m.common_share, m.common_rows, m.common_floor)
     return Recipe(tcfg, featurizer, 1, layout, verifier, config.text.idf, config.max_distance, stamp, scheme,
                   rarity=rarity)
 

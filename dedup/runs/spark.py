@@ -45,6 +45,7 @@ import uuid
 import numpy as np
 
 from ..config.model import Config
+from ..errors import ConfigError
 from ..index.decisions import decided_keys
 from ..index.groups import Pair
 from .lineage import counts
@@ -88,6 +89,10 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
     from pyspark import StorageLevel
 
     recipe = Recipe.of(config, table)
+    if recipe.rarity is not None:
+        raise ConfigError(f"{recipe.table.name}: --engine spark does not learn what the table shares yet "
+                          "(match.common_share): set match.common_share: 1.0 for Spark runs, or run without "
+                          "--engine spark")
     started = time.perf_counter()
     spark = spark or spark_session(master)
     sc = spark.sparkContext
