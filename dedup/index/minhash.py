@@ -44,31 +44,17 @@ def permutations(k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 def minhash(hashes: np.ndarray, counts: np.ndarray, k: int, seed: int = 1) -> np.ndarray:
     """(rows, k) uint32 MinHash values of each row's hashes (row r owns the next ``counts[r]``);
     a row without hashes gets EMPTY everywhere."""
-    counts = np.asarray(counts, dtype=np.int64)
-    hashes = np.asarray(hashes, dtype=U64)
-    out = np.full((len(counts), k), EMPTY, np.uint32)
-    has = counts > 0
-    if not len(hashes):
-        return out
-    starts = (np.cumsum(counts) - counts)[has]
-    a, b = permutations(k, seed)
-    with np.errstate(over="ignore"):
-        for i in range(k):
-            v = ((hashes * a[i] + b[i]) >> U64(32)).astype(np.uint32)
-            out[has, i] = np.minimum.reduceat(v, starts)
-    return out
+    return weighted_minhash(hashes, counts, None, k, seed)
 
 
 def weighted_minhash(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None, k: int,
                      seed: int = 1) -> np.ndarray:
-    """``minhash`` of weighted features: two rows agree on a value with probability equal to the
-    weighted Jaccard of their sets, sum(w of shared) / sum(w of either), when a feature weighs the
+    """``minhash`` of weighted features (``weights`` None: every feature weighs 1): two rows agree
+    on a value with probability equal to the weighted Jaccard of their sets, sum(w of shared) / sum(w of either), when a feature weighs the
     same in every row (an exponential race: feature f at permutation i reaches -ln(1 - u_fi) / w_f,
     the earliest wins). A weight-1 feature keeps its plain value u (32 bits); one of weight w < 1
     gets 1 - (1 - u) ** (1 / w) on the same scale, later on average. Only the weights below 1
     are transformed, so a row with no discounted feature has exactly ``minhash``'s values."""
-    if weights is None:
-        return minhash(hashes, counts, k, seed)
     counts = np.asarray(counts, dtype=np.int64)
     hashes = np.asarray(hashes, dtype=U64)
     out = np.full((len(counts), k), EMPTY, np.uint32)
@@ -77,10 +63,10 @@ def weighted_minhash(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray
         return out
     starts = (np.cumsum(counts) - counts)[has]
     a, b = permutations(k, seed)
-    light = np.flatnonzero(np.asarray(weights) < 1.0)
-    # a light feature is in many rows (that is why it is light): its value is worked out once
-    lh, first, inv = np.unique(hashes[light], return_index=True, return_inverse=True)
-    power = 1.0 / np.asarray(weights, dtype=np.float64)[light][first]
+    light = np.flatnonzero(np.asarray(weights) < 1.0) if weights is not None else np.zeros(0, np.int64)
+    if len(light):  # a light feature is in many rows (that is why it is light): its value is worked out once
+        lh, first, inv = np.unique(hashes[light], return_index=True, return_inverse=True)
+        power = 1.0 / np.asarray(weights, dtype=np.float64)[light][first]
     with np.errstate(over="ignore"):
         for i in range(k):
             v = (hashes * a[i] + b[i]) >> U64(32)
