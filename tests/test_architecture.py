@@ -4,6 +4,7 @@
 - ``text/`` turns values into hashed, weighted features: it may use ``index/`` and ``config/``.
 - Neither ``text/`` nor ``index/`` imports ``store/``, ``runs/`` or a database: stores persist
   what the pipeline hands them, and from ``index/`` they take only the data types (groups, keys).
+- ``methods/`` holds one type per matching method: it may use ``index/``, ``text/`` and ``config/``.
 - ``runs/`` chains the stages; ``eval/``, ``report/`` and the CLI sit on top.
 - Every room may use ``dedup.errors`` and ``dedup.output_file`` (files written whole) of the top level.
 
@@ -29,11 +30,13 @@ ALLOWED = {
     "config": {"index"},
     "db": {"config", "text"},
     "store": {"index", "db"},
-    "runs": {"config", "db", "index", "store", "text"},
-    "eval": {"config", "db", "index", "report", "runs", "store", "text"},
-    "report": {"config", "db", "index", "store", "text"},
+    # methods/ (issue 23): one type per matching method, composing text/ and index/ primitives
+    "methods": {"index", "text", "config"},
+    "runs": {"config", "db", "index", "methods", "store", "text"},
+    "eval": {"config", "db", "index", "methods", "report", "runs", "store", "text"},
+    "report": {"config", "db", "index", "methods", "store", "text"},
     "demo": set(),
-    "web": {"config", "db", "index", "report", "runs", "store", "text"},
+    "web": {"config", "db", "index", "methods", "report", "runs", "store", "text"},
 }
 STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys", "dedup.index.decisions"}
 

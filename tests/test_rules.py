@@ -3,18 +3,34 @@ link's similarity, decided on the same bars as the verifier."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
 
+from dedup.config.parse import parse_config
 from dedup.index.bands import TextVerifier
+from dedup.runs.recipe import Recipe
 from dedup.runs.rules import pair_rules
+
+TEXT = {"name": "short", "content": "text"}
+RECORD = {"name": "short", "phone": "chars", "address": "short"}
+
+
+def _recipe(fields, **settings):
+    return Recipe.of(parse_config({"source": {"url": "sqlite://"}, **settings,
+                                   "tables": {"t": {"key": "id", "fields": fields}}}))
+
+
+def _with_verifier(recipe, verifier):
+    return SimpleNamespace(method=replace(recipe.method, verifier=verifier))
 
 
 def _text_recipe():
+    """A text recipe whose verifier has one identity field (signature words: length, identity, values)."""
     v = TextVerifier(identity=1, threshold=0.75, identity_threshold=0.45, short_threshold=0.95,
                      short_identity_threshold=0.20, short_chars=60)
-    return SimpleNamespace(verifier=v, signatures=lambda sk: sk, scheme=object(), table=SimpleNamespace(by_field=False))
+    return _with_verifier(_recipe(TEXT), v)
 
 
 def test_text_rules_follow_the_verifier_bars():
@@ -41,21 +57,22 @@ def test_text_rules_follow_the_verifier_bars():
         a.append(np.concatenate([np.array([la, ia], np.uint64), va.view(np.uint64)]))
         b.append(np.concatenate([np.array([lb, ib], np.uint64), vb.view(np.uint64)]))
     a, b = np.array(a), np.array(b)
-    scores = r.verifier.scores(a, b)
+    v = r.method.verifier
+    scores = v.scores(a, b)
     assert np.allclose(scores, [s for (*_, s), _ in rows])
-    got = pair_rules(r, a, b, scores)
+    fp = np.zeros((len(a), 1), np.uint64)  # the sketches: the fingerprint word, then the signature
+    got = pair_rules(r, np.hstack([fp, a]), np.hstack([fp, b]), scores)
     assert got == [want for _, want in rows]
-    assert [rule is not None for rule, _ in got] == r.verifier(a, b).tolist()  # a rule exactly where it accepts
+    assert [rule is not None for rule, _ in got] == v(a, b).tolist()  # a rule exactly where it accepts
 
 
 def test_record_and_simhash_rules_name_their_score():
-    rec = SimpleNamespace(verifier=SimpleNamespace(threshold=0.675), scheme=object(),
-                          table=SimpleNamespace(by_field=True))
+    rec = _recipe(RECORD, match={"record_threshold": 0.675})
     assert pair_rules(rec, np.zeros((2, 1)), np.zeros((2, 1)), np.array([0.7, 0.6])) == [
         ("record", 0.675), (None, None)]
-    sim = SimpleNamespace(verifier=SimpleNamespace(threshold=0.84), scheme=None, table=SimpleNamespace(by_field=False))
+    sim = _recipe(TEXT, match={"method": "simhash"}, simhash={"min_similarity": 0.84})
     assert pair_rules(sim, np.zeros((1, 1)), np.zeros((1, 1)), np.array([0.9])) == [("simhash", 0.84)]
-    fields = SimpleNamespace(verifier=SimpleNamespace(threshold=0.75), scheme=None, table=SimpleNamespace(by_field=True))
+    fields = _recipe(RECORD, match={"method": "simhash"}, simhash={"min_field_similarity": 0.75})
     assert pair_rules(fields, np.zeros((1, 1)), np.zeros((1, 1)), np.array([0.8])) == [("fields", 0.75)]
-    assert pair_rules(SimpleNamespace(verifier=None), np.zeros((1, 1)), np.zeros((1, 1)), np.array([1.0])) == [
-        (None, None)]
+    paper = _recipe(TEXT, match={"method": "simhash"}, simhash={"min_similarity": None})
+    assert pair_rules(paper, np.zeros((1, 1)), np.zeros((1, 1)), np.array([1.0])) == [(None, None)]

@@ -22,7 +22,7 @@ from ..db.source import Source
 from ..index.blocks import BlockLayout
 from ..index.groups import UnionFind
 from ..index.keys import key_sort
-from ..index.similarity import at_least, distance_limit, similarity, sketch_distance
+from ..index.similarity import distance_limit, similarity, sketch_distance
 from ..runs.parallel import resolve_workers
 from ..runs.recipe import Recipe
 from ..runs.stages import read_rows
@@ -58,7 +58,7 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
         if truth_column:
             values = source.fetch(every_key, (truth_column,))
             truth = {k: v for k in every_key if (v := value_to_text(values.get(k, {}).get(truth_column)))}
-        measure = _measure_scored if recipe.scheme is not None or tcfg.by_field else _measure
+        measure = _measure_scored if recipe.method.scored else _measure
         out = measure(config, recipe, result, sketches, truth or {}, every_key, distances, similarities)
         shown = [p for kind in ("false_pairs", "missed_pairs") for p in out[kind]]
         cols = tcfg.display or tuple(f.name for f in tcfg.fields)
@@ -131,32 +131,13 @@ def _measure(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict
 
 def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, truth: dict[str, str],
                     every_key: list[str], distances, similarities) -> dict:
-    """A recipe whose verifier scores candidate pairs (the minhash recipe's estimated Jaccard, a
-    fields fingerprint's weighted field similarity): its threshold is swept on those scores."""
-    tcfg = recipe.table
+    """A method whose verifier scores candidate pairs (the minhash methods' estimated Jaccard or
+    field score, a fields fingerprint's weighted field similarity): its threshold is swept on those scores."""
+    tcfg, method = recipe.table, recipe.method
     keys = result.keys
     i, j, _ = _candidates(recipe, keys, sk)
-    if recipe.scheme is not None:
-        knob = "match.record_threshold" if recipe.table.by_field else "match.threshold"
-        current_t = recipe.verifier.threshold
-        label = f"minhash recipe: {_describe(recipe.scheme)}; threshold={current_t}"
-        measure = "estimated Jaccard similarity of the contents (candidate pairs: rows sharing a key)"
-
-        sig_i, sig_j = recipe.signatures(sk[i]), recipe.signatures(sk[j])  # once, for every threshold
-
-        def score_of(a, b):
-            return recipe.verifier.scores(recipe.signatures(a), recipe.signatures(b))
-
-        def keep_at(t):
-            return replace(recipe.verifier, threshold=t)(sig_i, sig_j) if len(i) else np.zeros(0, bool)
-    else:
-        knob, current_t = "simhash.min_field_similarity", config.min_field_similarity
-        label = f"fields fingerprint, min_field_similarity={current_t}"
-        measure = "weighted field similarity of candidate pairs (rows sharing a field)"
-        score_of = recipe.verifier.scores
-
-        def keep_at(t):
-            return at_least(score, t)
+    knob, current_t, label = method.knob, method.threshold, method.sweep_label
+    score_of, keep_at = method.scores, method.sweep(sk[i], sk[j])
     score = score_of(sk[i], sk[j]) if len(i) else np.empty(0)
 
     def quality(threshold: float):
@@ -172,19 +153,12 @@ def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
         "current": {"label": label, **current.as_dict()},
         "sweeps": [{"knob": knob, "current": current_t, "points": [
             {"value": s, **quality(s).as_dict()} for s in sorted(set(similarities) | {current_t})]}],
-        "histograms": [{"measure": measure, "bins": SIMILARITY_BINS, "true": _binned(score[same], SIMILARITY_BINS),
+        "histograms": [{"measure": method.sweep_measure, "bins": SIMILARITY_BINS,
+                        "true": _binned(score[same], SIMILARITY_BINS),
                         "false": _binned(score[~same], SIMILARITY_BINS), "threshold": current_t,
                         "accept": "at_least"}],
         **_shown_pairs(groups, truth, every_key, keys, sk, score_of),
     }
-
-
-def _describe(scheme) -> str:
-    if hasattr(scheme, "describe"):
-        return scheme.describe()
-    hot = f", {len(scheme.hot())} hot values off" if scheme.hot() else ""
-    return (f"records: exact keys on fields {scheme.key_fields()}, pair keys {scheme.pair_keys()}, "
-            f"{len(scheme.band_keys())} of {scheme.bands} bands{hot}")
 
 
 def _groups(keys: list[str], i: np.ndarray, j: np.ndarray) -> list[list[str]]:

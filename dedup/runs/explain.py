@@ -20,9 +20,7 @@ import numpy as np
 
 from ..config.model import Config, TableConfig
 from ..errors import ConfigError
-from ..index.bands import TextVerifier
 from ..index.keys import key_sort
-from ..index.similarity import similarity, sketch_distance
 from ..store import Store
 from .incremental import stored_sketches, stored_recipe
 from .recipe import Recipe
@@ -51,45 +49,26 @@ class Scorer:
     def table(self) -> str:
         return self.recipe.table.name
 
+    # what the recipe's method (dedup.methods) scores, and by what rule, asked of it
     @property
     def measure(self) -> str:
-        r = self.recipe
-        if r.scheme is not None:
-            return "weighted field score" if r.table.by_field else "estimated Jaccard similarity of the contents"
-        if r.table.by_field:
-            return "weighted field similarity"
-        return f"cosine similarity estimated from {64 * r.words} SimHash bits"
+        return self.recipe.method.measure
 
     @property
     def threshold(self) -> float | None:
-        v = self.recipe.verifier
-        return None if v is None else float(getattr(v, "threshold"))
+        return self.recipe.method.threshold
 
     @property
     def knob(self) -> str:
-        r = self.recipe
-        if r.scheme is not None:
-            return "match.record_threshold" if r.table.by_field else "match.threshold"
-        return "simhash.min_field_similarity" if r.table.by_field else "simhash.min_similarity"
+        return self.recipe.method.knob
 
     def field_names(self) -> list[str]:
-        r = self.recipe
-        if isinstance(r.verifier, TextVerifier):
-            content = [f.name for f in r.table.fields if f.role == "content"]
-            return ["+".join(content) or "content", *(f.name for f in r.table.fields if f.role == "identity")]
-        return [f.name for f in r.table.fields] if r.table.by_field else []
+        return self.recipe.method.field_names()
 
     def field_weights(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         """(pairs, fields): each field's weight in each pair's score (0 where a row lacks it), for
-        the recipes that weigh fields (records, a fields fingerprint); None for the others."""
-        r = self.recipe
-        v = r.verifier
-        if hasattr(v, "pair_weights"):
-            return v.pair_weights(r.signatures(a), r.signatures(b))
-        if r.table.by_field and hasattr(v, "weights"):
-            fields = v.field_scores(a[:, :r.words], b[:, :r.words])
-            return np.where(np.isnan(fields), 0.0, np.asarray(v.weights, dtype=float))
-        return None
+        the methods that weigh fields (records, a fields fingerprint); None for the others."""
+        return self.recipe.method.field_weights(a, b)
 
     def sketches(self, keys: list[str]) -> tuple[list[str], np.ndarray]:
         """The keys that have a stored fingerprint, and their sketches (rows, width)."""
@@ -98,38 +77,16 @@ class Scorer:
         return have, stored_sketches(self.store, self.table, have, fp, self.recipe.width)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """What the recipe compares with its threshold, for aligned sketches (NaN: nothing to compare)."""
-        r = self.recipe
-        if not len(a):
-            return np.empty(0)
-        if r.scheme is not None:
-            return np.asarray(r.verifier.scores(r.signatures(a), r.signatures(b)), dtype=float)
-        if r.table.by_field:
-            return r.verifier.scores(a[:, :r.words], b[:, :r.words])
-        return similarity(sketch_distance(a[:, :r.words], b[:, :r.words]), 64 * r.words)
+        """What the method compares with its threshold, for aligned sketches (NaN: nothing to compare)."""
+        return self.recipe.method.scores(a, b) if len(a) else np.empty(0)
 
     def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-        r = self.recipe
-        v = r.verifier
-        if not hasattr(v, "field_scores") or not len(a):
-            return None
-        if r.scheme is not None:
-            return v.field_scores(r.signatures(a), r.signatures(b))
-        return v.field_scores(a[:, :r.words], b[:, :r.words])
+        return self.recipe.method.field_scores(a, b)
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[dict]:
         """For aligned sketches: the rule that accepted each pair (or whose bar it missed), with its
         threshold and the config key that sets it (text tables: dedup.index.bands.TextVerifier.RULES)."""
-        r, v = self.recipe, self.recipe.verifier
-        if isinstance(v, TextVerifier):
-            out = []
-            for rule in v.rules(r.signatures(a), r.signatures(b)):
-                words, knob = TextVerifier.RULES[rule]
-                out.append({"rule": rule, "name": words, "threshold": float(getattr(v, knob)), "knob": f"match.{knob}"})
-            return out
-        name = "record score" if r.scheme is not None and r.table.by_field else "similarity"
-        return [{"rule": name.replace(" ", "_"), "name": name, "threshold": self.threshold, "knob": self.knob}
-                for _ in range(len(a))]
+        return self.recipe.method.deciding_rules(a, b)
 
     def pairs(self, pairs: list[tuple[str, str]], with_weights: bool = False,
               deciding: bool = False) -> dict[tuple[str, str], dict]:

@@ -89,7 +89,7 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
     from pyspark import StorageLevel
 
     recipe = Recipe.of(config, table)
-    if recipe.rarity is not None:
+    if recipe.method.learns_content:
         raise ConfigError(f"{recipe.table.name}: --engine spark does not learn what the table shares yet "
                           "(match.common_share): set match.common_share: 1.0 for Spark runs, or run without "
                           "--engine spark")

@@ -17,7 +17,6 @@ import numpy as np
 
 from ..index.anchors import ANCHORLESS
 from ..index.keys import key_sort
-from ..index.minhash import key_pairs
 from ..index.pairs import verified
 from .recipe import Recipe
 
@@ -81,12 +80,12 @@ def _bucket(task: tuple, name: str, members: list[tuple[str, bytes]]) -> list:
     fps = sk[:, 0].tolist()
     out: list = []
     if recipe.anchored:
-        first = recipe.scheme.anchors
+        first = recipe.method.anchors
         out += [(ENTRY, (name if r < first else name + ANCHORLESS, k, fps[r])) for r, (k, _s) in enumerate(members)]
     if len(members) < 2:
         return out
     i, j, dist = bucket_pairs(recipe, sk)
-    if len(i) and recipe.verifier is not None:
+    if len(i) and recipe.method.verifies:
         keep = verified(recipe.verify, sk, i, j)
         i, j, dist = i[keep], j[keep], dist[keep]
     out += [(PAIR, (members[a][0], members[b][0], d, fps[a], fps[b]))
@@ -96,11 +95,7 @@ def _bucket(task: tuple, name: str, members: list[tuple[str, bytes]]) -> list:
 
 def bucket_pairs(recipe: Recipe, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Index pairs (i < j) and fingerprint distances among one bucket's distinct sketches (in key
-    order) that the local search makes in this bucket: pairs within reach of the SimHash blocks
-    (Recipe.near on the members), or for key schemes every pair whose lower row is among the
-    bucket's first match.anchors rows (key_pairs on the one shared key)."""
-    if recipe.scheme is None:
-        return recipe.near(sk)
-    anchors = recipe.scheme.anchors if recipe.anchored else None
-    i, j = key_pairs(np.ones((len(sk), 1), np.uint64), anchors)
-    return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
+    order) that the local search makes in this bucket (the method's ``bucket_pairs``: pairs within
+    reach of the SimHash blocks, or for key methods every pair whose lower row is among the
+    bucket's first match.anchors rows)."""
+    return recipe.method.bucket_pairs(recipe.matrix(sk))

@@ -1,0 +1,160 @@
+"""The one protocol every matching method follows, so a recipe, the scorer, `dedup eval` and Spark
+ask the method instead of switching on ``match.method`` and ``fingerprint: fields``.
+
+A method turns a row's hashed features into a sketch (word 0: the 64-bit fingerprint), names the
+keys (blocks) a row is filed under, finds candidate pairs, verifies them and says which rule
+fired, learns what it needs from a full run's rows, and stamps the settings that decide its
+pairs. The defaults here are those of a method that learns nothing and whose sketches are all
+SimHash words.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Callable
+
+import numpy as np
+
+from ..config.model import FieldSpec
+from ..index.blocks import BlockLayout
+from ..index.fingerprint import HashedFeatures
+from ..text.features import Featurizer
+from ..text.segment import Segmenter
+
+Rule = tuple  # (rule name or None, its threshold or None): the rule that accepted a pair
+
+
+class Method(ABC):
+    """A matching method (dedup.methods): the concrete types are frozen dataclasses."""
+
+    fields: tuple[FieldSpec, ...]
+    words: int  # 64-bit SimHash words of a sketch; word 0 is the fingerprint
+    layout: BlockLayout  # the SimHash block layout (the keys of the simhash methods; eval sweeps)
+    verifier: object  # what verifies candidate pairs (None: every candidate is a pair)
+
+    # featurise and sketch
+    @abstractmethod
+    def featurizer(self, segmenter: Segmenter, tf: str) -> Featurizer:
+        """The featuriser of a table's rows for this method."""
+
+    @abstractmethod
+    def stamp(self) -> dict:
+        """The settings that decide a sketch or a pair (the recipe adds hash, normalisation, fields)."""
+
+    @abstractmethod
+    def sketch(self, feats: HashedFeatures, weights: np.ndarray) -> np.ndarray:
+        """Each row's sketch, (rows, width) uint64, from its features weighed by ``weights``."""
+
+    @property
+    def width(self) -> int:
+        """Words of a sketch."""
+        return self.words
+
+    def signatures(self, sketches: np.ndarray) -> np.ndarray:
+        """The words after the SimHash words (a keyed method's signature)."""
+        return sketches[:, self.words:]
+
+    # keys
+    @abstractmethod
+    def near(self, sk: np.ndarray, taken: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate index pairs (i < j) among (rows, width) sketches in key order, with their
+        fingerprints' distance (``taken``: the anchors each block already has in the store)."""
+
+    @abstractmethod
+    def block_names(self, sk: np.ndarray) -> list[list[str]]:
+        """Each row's block names."""
+
+    @property
+    @abstractmethod
+    def reach(self) -> int:
+        """The largest fingerprint distance a candidate pair may have."""
+
+    anchors: int | None = None  # a key's rows are compared with its first this many (None: all)
+
+    @property
+    def anchored(self) -> bool:
+        return self.anchors is not None
+
+    def bucket_pairs(self, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The candidate pairs among one block's members (Spark): those ``near`` makes."""
+        return self.near(sk)
+
+    # verify and explain
+    @property
+    def verifies(self) -> bool:
+        return self.verifier is not None
+
+    def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Which candidate pairs (aligned sketches) are duplicates."""
+        return np.ones(len(a), dtype=bool) if self.verifier is None else self.verifier(a, b)
+
+    @property
+    def threshold(self) -> float | None:
+        return None if self.verifier is None else float(getattr(self.verifier, "threshold"))
+
+    measure: str = ""  # what ``scores`` measures, in words
+    knob: str = ""  # the config key of ``threshold``
+    rule: str = ""  # the name of the one rule that accepts a pair (dedup.runs.rules.RULES)
+    scored: bool = True  # `dedup eval` sweeps ``threshold`` on ``scores`` (else its own distance sweep)
+
+    @abstractmethod
+    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """What the method compares with its threshold, for aligned sketches (NaN: nothing to compare)."""
+
+    def field_names(self) -> list[str]:
+        return []
+
+    def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        """(pairs, fields): each field's score, None for a method that does not score fields."""
+        return None
+
+    def field_weights(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        """(pairs, fields): each field's weight in each pair's score, None for a method that does not weigh fields."""
+        return None
+
+    def deciding_rules(self, a: np.ndarray, b: np.ndarray) -> list[dict]:
+        """The rule that decides each pair, accepted or not, with its bar and the config key that sets it."""
+        words = self.rule.replace("_", " ")
+        return [{"rule": self.rule, "name": words, "threshold": self.threshold, "knob": self.knob} for _ in range(len(a))]
+
+    def accepting_rules(self, a: np.ndarray, b: np.ndarray, scores: np.ndarray) -> list[Rule]:
+        """(rule, its threshold) that accepted each pair whose scores are ``scores``; (None, None)
+        where none does (a pair a reviewer joined, or scored under other settings)."""
+        if self.verifier is None or not len(a):
+            return [(None, None)] * len(a)
+        t = self.threshold
+        s = np.nan_to_num(np.asarray(scores, dtype=float), nan=-1.0)
+        return [(self.accepted, t) if x >= t else (None, None) for x in s]
+
+    accepted: str = ""  # the rule name `dedup.runs.rules` reports for an accepted pair
+
+    def sweep(self, a: np.ndarray, b: np.ndarray) -> Callable[[float], np.ndarray]:
+        """For aligned candidate sketches: threshold -> which pairs the method keeps at it."""
+        raise NotImplementedError(f"{type(self).__name__} sweeps its own knobs")
+
+    sweep_label: str = ""
+    sweep_measure: str = ""
+
+    # learn and stamp
+    learns: bool = False  # whether its keys depend on what a full run learns (``learn``)
+    learns_content: bool = False  # whether it learns what the table's rows share (``learn_content``)
+    learned: dict | None = None
+
+    def learn(self, signatures: np.ndarray) -> "Method":
+        """This method with what it learns from a full run's signatures (itself if nothing)."""
+        return self
+
+    def using(self, learned: dict | None) -> "Method":
+        """This method with what a full run learned (from a stored version stamp)."""
+        return self
+
+    def learn_content(self, feats: HashedFeatures) -> "Method":
+        return self
+
+    def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
+                       feats: HashedFeatures) -> "Method":
+        return self
+
+    def learned_stamp(self) -> dict:
+        """The part of the version stamp learned from the data."""
+        return {}

@@ -1,0 +1,128 @@
+"""What the MinHash methods share: a sketch of one SimHash word (the fingerprint, for identity and
+reports) and a signature whose keys (dedup.index.bands / records) find the candidates and whose
+values verify them, and the block entries of keys whose buckets are anchored (dedup.index.anchors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from ..index import fingerprint
+from ..index.anchors import ANCHORLESS
+from ..index.blocks import BITS
+from ..index.fingerprint import HashedFeatures
+from ..index.keys import picked
+from ..index.minhash import key_pairs
+from ..index.names import as_str, suffixed
+from ..index.pairs import distinct_rows
+from ..text.features import Featurizer
+from ..text.segment import Segmenter
+from .base import Method
+
+
+@dataclass(frozen=True)
+class KeyedMethod(Method):
+    """A method whose candidates share a key of the row's signature (``scheme``)."""
+
+    words = 1
+
+    def featurizer(self, segmenter: Segmenter, tf: str) -> Featurizer:
+        return Featurizer(self.fields, segmenter, tf=tf, signature=self.signature)
+
+    @property
+    def width(self) -> int:
+        return self.words + self.signature.words
+
+    def sketch(self, feats: HashedFeatures, weights: np.ndarray) -> np.ndarray:
+        words = fingerprint.sketch(feats.hashes, weights, feats.counts, words=self.words)
+        sigs = self.finished(feats)
+        if sigs is None:
+            sigs = np.zeros((len(feats.counts), self.signature.words), np.uint64)
+        return np.hstack([words, sigs])
+
+    def finished(self, feats: HashedFeatures) -> np.ndarray | None:
+        """The rows' signature words as the featuriser left them (a method may finish them)."""
+        return feats.signatures
+
+    @property
+    def anchors(self) -> int | None:  # type: ignore[override]
+        return getattr(self.scheme, "anchors", None)
+
+    def near(self, sk, taken=None):
+        sig = self.signatures(sk)
+        i, j = self.scheme.near(sig, taken) if self.anchored else self.scheme.near(sig)
+        return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
+
+    def bucket_pairs(self, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every pair of one bucket's members whose lower row is among its first ``anchors``
+        (key_pairs on the one key they share), as the local search pairs them."""
+        i, j = key_pairs(np.ones((len(sk), 1), np.uint64), self.anchors)
+        return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
+
+    def block_names(self, sk: np.ndarray) -> list[list[str]]:
+        return self.scheme.names_of(self.signatures(sk))
+
+    @property
+    def reach(self) -> int:
+        return BITS
+
+    def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return self.verifier(self.signatures(a), self.signatures(b))
+
+    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.asarray(self.verifier.scores(self.signatures(a), self.signatures(b)), dtype=float)
+
+    def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        return self.verifier.field_scores(self.signatures(a), self.signatures(b)) if len(a) else None
+
+    def sweep(self, a: np.ndarray, b: np.ndarray) -> Callable[[float], np.ndarray]:
+        if not len(a):
+            return lambda t: np.zeros(0, bool)
+        sig_a, sig_b = self.signatures(a), self.signatures(b)  # once, for every threshold
+        return lambda t: self.at_threshold(t)(sig_a, sig_b)
+
+    def at_threshold(self, t: float):
+        """The verifier at another threshold."""
+        return replace(self.verifier, threshold=t)
+
+    @property
+    def sweep_label(self) -> str:  # type: ignore[override]
+        return f"minhash recipe: {self.describe()}; threshold={self.verifier.threshold}"
+
+    sweep_measure = "estimated Jaccard similarity of the contents (candidate pairs: rows sharing a key)"
+
+    def describe(self) -> str:
+        return self.scheme.describe()
+
+    def anchored_entries(self, keys: list[str], sk: np.ndarray, taken: dict[str, int] | None = None,
+                         copies: set[str] = frozenset(), every_name: bool = False, distinct=None
+                         ) -> tuple[list[str], list[str], np.ndarray]:
+        """(names, keys, fingerprints) of the rows' block entries: a key's anchors under its block
+        name, after the ``taken`` ones a block already has, the other rows and the ``copies`` of
+        stored rows under the ANCHORLESS name; with ``every_name`` every name a row may have been
+        filed under (to remove it)."""
+        if every_name:
+            names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.block_names(sk)]
+            counts = [len(n) for n in names]
+            return [n for row in names for n in row], picked(keys, np.repeat(np.arange(len(keys)), counts)), \
+                np.repeat(sk[:, 0], counts)
+        _, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
+        first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
+        # a copy of an earlier row is never an anchor; the names are made once a distinct sketch
+        # and shared by its rows (all anchorless for a copy), so 300,000 identical rows cost one
+        # row's names; made flat by numpy (dedup.index.names), each row's entries are picked from them
+        ukeys = self.scheme.keys(self.signatures(uniq))
+        own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(ukeys, taken))
+        per_row = counts[of_row]
+        row_of = np.repeat(np.arange(len(keys)), per_row)
+        at = np.repeat((np.cumsum(counts) - counts)[of_row] - (np.cumsum(per_row) - per_row), per_row) \
+            + np.arange(len(row_of))  # each entry's place in ``own``
+        pool, copy = as_str(own), ~first[row_of]
+        if copy.any():  # the copies' names, anchorless, once each, after the others
+            need = np.unique(at[copy])
+            at[copy] = len(pool) + np.searchsorted(need, at[copy])
+            pool += as_str(suffixed(own[need], ANCHORLESS))
+        return picked(pool, at), picked(keys, row_of), sk[row_of, 0]

@@ -1,0 +1,71 @@
+"""Records: tables of persons or other records compared field by field (dedup.index.records). The
+keys (exact fields, field pairs, bands over the key fields, with a floor so that every row keeps
+some) and the field weights are learned from a full run's rows; pairs are verified on the
+weighted field score (``match.record_threshold``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+import numpy as np
+
+from ..config.model import Config, FieldSpec, TableConfig
+from ..index.blocks import BlockLayout
+from ..index.records import RecordScheme
+from ..text.records import RecordSignature
+from .keyed import KeyedMethod
+
+
+@dataclass(frozen=True)
+class Records(KeyedMethod):
+    fields: tuple[FieldSpec, ...]
+    layout: BlockLayout  # only for `dedup eval` sweeps
+    signature: RecordSignature
+    scheme: RecordScheme  # its keys, and its verdicts
+    learned: dict | None = None  # the field statistics learned from the whole table
+
+    measure = "weighted field score"
+    knob = "match.record_threshold"
+    rule = "record_score"
+    accepted = "record"
+    learns = True
+
+    @classmethod
+    def of(cls, config: Config, tcfg: TableConfig) -> "Records":
+        signature = RecordSignature(tcfg.fields)
+        threshold = config.match.record_threshold
+        scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields),
+                              **({"threshold": threshold} if threshold is not None else {}))
+        return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme)
+
+    @property
+    def verifier(self) -> RecordScheme:  # type: ignore[override]
+        return self.scheme
+
+    def stamp(self) -> dict:
+        return {"match": "minhash", "signature": self.signature.version(),
+                "keys": {k: v for k, v in asdict(self.scheme).items() if k != "learned"}}
+
+    def learn(self, signatures: np.ndarray) -> "Records":
+        return self.using(self.scheme.learn(signatures))
+
+    def using(self, learned: dict | None) -> "Records":
+        if learned is None:
+            return self
+        return replace(self, scheme=self.scheme.with_learned(learned), learned=learned)
+
+    def learned_stamp(self) -> dict:
+        return {"fields": self.learned} if self.learned is not None else {}
+
+    def field_names(self) -> list[str]:
+        return [f.name for f in self.fields]
+
+    def field_weights(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return self.scheme.pair_weights(self.signatures(a), self.signatures(b))
+
+    def describe(self) -> str:
+        s = self.scheme
+        hot = f", {len(s.hot())} hot values off" if s.hot() else ""
+        return (f"records: exact keys on fields {s.key_fields()}, pair keys {s.pair_keys()}, "
+                f"{len(s.band_keys())} of {s.bands} bands{hot}")

@@ -1,0 +1,121 @@
+"""Text MinHash, the default for text tables: a weighted MinHash of the contents' character
+3-grams (what many rows share weighs less: dedup.text.rarity), LSH bands plus identity-pair keys
+in anchored buckets (dedup.index.bands), pairs verified on estimated Jaccard with lower bars when
+an identity field is equal or the contents are short (dedup.index.bands.TextVerifier).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+
+from ..config.model import Config, FieldSpec, TableConfig
+from ..index.bands import BandScheme, TextVerifier
+from ..index.blocks import BlockLayout
+from ..index.fingerprint import HashedFeatures
+from ..text.rarity import IDENTITY_SALT, ContentModel
+from ..text.signature import TextSignature
+from .base import Rule
+from .keyed import KeyedMethod
+
+
+@dataclass(frozen=True)
+class TextMinHash(KeyedMethod):
+    fields: tuple[FieldSpec, ...]
+    layout: BlockLayout  # only for `dedup eval` sweeps
+    signature: TextSignature
+    scheme: BandScheme
+    verifier: TextVerifier
+    common: tuple[float, int, float]  # match.common_share, common_rows, common_floor
+    content_model: ContentModel | None = None  # the content features the table shares
+    identity_model: ContentModel | None = None  # the identity values many rows carry
+
+    measure = "estimated Jaccard similarity of the contents"
+    knob = "match.threshold"
+
+    @classmethod
+    def of(cls, config: Config, tcfg: TableConfig) -> "TextMinHash":
+        m = config.match
+        content = tuple(f.name for f in tcfg.fields if f.role == "content")
+        identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
+        signature = TextSignature(content, identity, digits=m.digits)
+        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
+        verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
+                                m.short_identity_threshold, m.short_chars)
+        return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
+                   verifier, (m.common_share, m.common_rows, m.common_floor))
+
+    @property
+    def learns_content(self) -> bool:  # type: ignore[override]
+        # common_share 1.0: no feature can be carried by more than every row, so nothing is learned
+        return self.common[0] < 1.0
+
+    def stamp(self) -> dict:
+        v, s = self.verifier, self.scheme
+        return {"match": "minhash", "signature": self.signature.version(),
+                "keys": {"bands": s.bands, "r": s.r, "short_chars": s.short_chars, "anchors": s.anchors,
+                         "identity_keys": [list(c) for c in s.pairs_of_identity]},
+                "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
+                                                      "short_identity_threshold")},
+                "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
+
+    def finished(self, feats: HashedFeatures) -> np.ndarray | None:
+        if feats.content is None:
+            return feats.signatures
+        return self.signature.finish(feats.signatures, feats.content, feats.content_counts, self.content_model,
+                                     self.identity_model)
+
+    def learn_content(self, feats: HashedFeatures) -> "TextMinHash":
+        """This method with the content features and identity values a full run's rows share."""
+        if not self.learns_content or feats.content is None:
+            return self
+        rows = len(feats.content_counts)
+        return replace(self, content_model=ContentModel.learn(feats.content, rows, *self.common),
+                       identity_model=ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *self.common,
+                                                         salt=IDENTITY_SALT))
+
+    def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
+                       feats: HashedFeatures) -> "TextMinHash":
+        """This method with the common content features and identity values the last full run of
+        ``documents`` rows stored, for those in ``feats`` (``counts``: the store's term counts of some keys)."""
+        if not self.learns_content or feats.content is None or documents is None:
+            return self
+        content = counts(ContentModel.stored_keys(feats.content))
+        identity = counts(ContentModel.stored_keys(feats.signatures[:, 1:], IDENTITY_SALT))
+        return replace(self, content_model=ContentModel.stored(documents, *self.common, content),
+                       identity_model=ContentModel.stored(documents, *self.common, identity, IDENTITY_SALT))
+
+    def learned_stamp(self) -> dict:
+        return self.content_model.stamp() if self.content_model is not None else {}
+
+    def field_names(self) -> list[str]:
+        content = [f.name for f in self.fields if f.role == "content"]
+        return ["+".join(content) or "content", *(f.name for f in self.fields if f.role == "identity")]
+
+    def deciding_rules(self, a: np.ndarray, b: np.ndarray) -> list[dict]:
+        """The rule of TextVerifier.RULES that decides each pair, with its bar and config key."""
+        v, out = self.verifier, []
+        for rule in v.rules(self.signatures(a), self.signatures(b)):
+            words, knob = TextVerifier.RULES[rule]
+            out.append({"rule": rule, "name": words, "threshold": float(getattr(v, knob)), "knob": f"match.{knob}"})
+        return out
+
+    def accepting_rules(self, a: np.ndarray, b: np.ndarray, scores: np.ndarray) -> list[Rule]:
+        """On the contents alone (``content``), on a lower bar because an identity field is equal
+        (``content_identity``), or for short contents on the short bars (``short``, ``short_identity``)."""
+        if not len(a):
+            return []
+        v = self.verifier
+        s = np.nan_to_num(np.asarray(scores, dtype=float), nan=-1.0)
+        sa, sb = self.signatures(a), self.signatures(b)
+        same = v.same_person(sa, sb)
+        short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
+        out = []
+        for n in range(len(a)):
+            alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
+                if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
+            rule = alone if s[n] >= alone[1] else with_identity if same[n] and s[n] >= with_identity[1] else None
+            out.append((rule[0], float(rule[1])) if rule and s[n] > 0 else (None, None))
+        return out
