@@ -12,7 +12,6 @@ groups them again, so a sweep of ten points costs little more than one run.
 from __future__ import annotations
 
 import time
-
 from dataclasses import replace
 
 import numpy as np

@@ -12,7 +12,7 @@ from .records import Records
 from .simhash import FieldSimHash, RowSimHash
 from .text import TextMinHash
 
-__all__ = ["Method", "FieldSimHash", "Records", "RowSimHash", "TextMinHash", "method_of"]
+__all__ = ["FieldSimHash", "Method", "Records", "RowSimHash", "TextMinHash", "method_of"]
 
 
 def method_of(config: Config, tcfg: TableConfig) -> Method:

@@ -11,7 +11,7 @@ SimHash words.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -90,7 +90,7 @@ class Method(ABC):
 
     @property
     def threshold(self) -> float | None:
-        return None if self.verifier is None else float(getattr(self.verifier, "threshold"))
+        return None if self.verifier is None else float(self.verifier.threshold)
 
     measure: str = ""  # what ``scores`` measures, in words
     knob: str = ""  # the config key of ``threshold``
@@ -140,19 +140,19 @@ class Method(ABC):
     learns_content: bool = False  # whether it learns what the table's rows share (``learn_content``)
     learned: dict | None = None
 
-    def learn(self, signatures: np.ndarray) -> "Method":
+    def learn(self, signatures: np.ndarray) -> Method:
         """This method with what it learns from a full run's signatures (itself if nothing)."""
         return self
 
-    def using(self, learned: dict | None) -> "Method":
+    def using(self, learned: dict | None) -> Method:
         """This method with what a full run learned (from a stored version stamp)."""
         return self
 
-    def learn_content(self, feats: HashedFeatures) -> "Method":
+    def learn_content(self, feats: HashedFeatures) -> Method:
         return self
 
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
-                       feats: HashedFeatures) -> "Method":
+                       feats: HashedFeatures) -> Method:
         return self
 
     def learned_stamp(self) -> dict:

@@ -5,8 +5,8 @@ values verify them, and the block entries of keys whose buckets are anchored (de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 

@@ -32,7 +32,7 @@ class Records(KeyedMethod):
     learns = True
 
     @classmethod
-    def of(cls, config: Config, tcfg: TableConfig) -> "Records":
+    def of(cls, config: Config, tcfg: TableConfig) -> Records:
         signature = RecordSignature(tcfg.fields)
         threshold = config.match.record_threshold
         scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields),
@@ -47,10 +47,10 @@ class Records(KeyedMethod):
         return {"match": "minhash", "signature": self.signature.version(),
                 "keys": {k: v for k, v in asdict(self.scheme).items() if k != "learned"}}
 
-    def learn(self, signatures: np.ndarray) -> "Records":
+    def learn(self, signatures: np.ndarray) -> Records:
         return self.using(self.scheme.learn(signatures))
 
-    def using(self, learned: dict | None) -> "Records":
+    def using(self, learned: dict | None) -> Records:
         if learned is None:
             return self
         return replace(self, scheme=self.scheme.with_learned(learned), learned=learned)

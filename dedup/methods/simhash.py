@@ -9,8 +9,8 @@ similarity of its fields (``simhash.min_field_similarity``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class RowSimHash(Method):
     by_field = False
 
     @classmethod
-    def of(cls, config: Config, tcfg: TableConfig) -> "RowSimHash":
+    def of(cls, config: Config, tcfg: TableConfig) -> RowSimHash:
         layout = BlockLayout.for_distance(config.max_distance, config.blocks)
         verifier = None if config.min_similarity is None else SketchVerifier(config.min_similarity, config.sketch_bits)
         return cls(tcfg.fields, config.sketch_bits // 64, layout, verifier, _settings(config, layout))
@@ -87,7 +87,7 @@ class FieldSimHash(RowSimHash):
     sweep_measure = "weighted field similarity of candidate pairs (rows sharing a field)"
 
     @classmethod
-    def of(cls, config: Config, tcfg: TableConfig) -> "FieldSimHash":
+    def of(cls, config: Config, tcfg: TableConfig) -> FieldSimHash:
         layout = BlockLayout.for_fields(len(tcfg.fields))
         verifier = FieldVerifier(layout.block_masks, tuple(f.weight for f in tcfg.fields), config.min_field_similarity)
         settings = {**_settings(config, BlockLayout.for_distance(config.max_distance, config.blocks)),

@@ -6,8 +6,8 @@ an identity field is equal or the contents are short (dedup.index.bands.TextVeri
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 
@@ -36,7 +36,7 @@ class TextMinHash(KeyedMethod):
     knob = "match.threshold"
 
     @classmethod
-    def of(cls, config: Config, tcfg: TableConfig) -> "TextMinHash":
+    def of(cls, config: Config, tcfg: TableConfig) -> TextMinHash:
         m = config.match
         content = tuple(f.name for f in tcfg.fields if f.role == "content")
         identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
@@ -67,7 +67,7 @@ class TextMinHash(KeyedMethod):
         return self.signature.finish(feats.signatures, feats.content, feats.content_counts, self.content_model,
                                      self.identity_model)
 
-    def learn_content(self, feats: HashedFeatures) -> "TextMinHash":
+    def learn_content(self, feats: HashedFeatures) -> TextMinHash:
         """This method with the content features and identity values a full run's rows share."""
         if not self.learns_content or feats.content is None:
             return self
@@ -77,7 +77,7 @@ class TextMinHash(KeyedMethod):
                                                          salt=IDENTITY_SALT))
 
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
-                       feats: HashedFeatures) -> "TextMinHash":
+                       feats: HashedFeatures) -> TextMinHash:
         """This method with the common content features and identity values the last full run of
         ``documents`` rows stored, for those in ``feats`` (``counts``: the store's term counts of some keys)."""
         if not self.learns_content or feats.content is None or documents is None:

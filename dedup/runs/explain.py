@@ -22,7 +22,7 @@ from ..config.model import Config, TableConfig
 from ..errors import ConfigError
 from ..index.keys import key_sort
 from ..store import Store
-from .incremental import stored_sketches, stored_recipe
+from .incremental import stored_recipe, stored_sketches
 from .recipe import Recipe
 from .rules import pair_rules
 
@@ -33,7 +33,7 @@ class Scorer:
     store: Store
 
     @classmethod
-    def of(cls, config: Config, table: TableConfig | str | None, store: Store) -> "Scorer | None":
+    def of(cls, config: Config, table: TableConfig | str | None, store: Store) -> Scorer | None:
         """The scorer of the stored rows, None when there are none or they were made with other settings."""
         recipe = Recipe.of(config, table)
         state = store.state(recipe.table.name)

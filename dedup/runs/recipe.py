@@ -9,9 +9,10 @@ not comparable, and an incremental run refuses to mix them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
-from importlib.metadata import PackageNotFoundError, version as dist_version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 
 import numpy as np
 
@@ -19,8 +20,8 @@ from ..config.model import Config, TableConfig
 from ..index import fingerprint
 from ..index.blocks import BlockLayout
 from ..index.candidates import near_pairs
-from ..index.fingerprint import HashedFeatures
 from ..index.clusters import Check, cluster
+from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair
 from ..index.pairs import row_pairs
 from ..methods import Method, method_of
@@ -47,7 +48,7 @@ class Recipe:
     clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
 
     @classmethod
-    def of(cls, config: Config, table: TableConfig | str | None = None) -> "Recipe":
+    def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
         tcfg = table if isinstance(table, TableConfig) else config.table(table)
         method = method_of(config, tcfg)
         featurizer = method.featurizer(Segmenter.of(config.text), config.text.tf)
@@ -84,21 +85,21 @@ class Recipe:
     width = property(lambda self: self.method.width, doc="words of a sketch: the SimHash words and the signature's")
     reach = property(lambda self: self.method.reach, doc="the largest fingerprint distance of a candidate pair")
 
-    def learn_content(self, feats: HashedFeatures) -> "Recipe":
+    def learn_content(self, feats: HashedFeatures) -> Recipe:
         """This recipe with the content features and identity values a full run's rows share (text tables)."""
         return replace(self, method=self.method.learn_content(feats))
 
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
-                       feats: HashedFeatures) -> "Recipe":
+                       feats: HashedFeatures) -> Recipe:
         """This recipe with the common content features and identity values the last full run of
         ``documents`` rows stored, for those in ``feats`` (``counts``: the store's term counts of some keys)."""
         return replace(self, method=self.method.stored_content(documents, counts, feats))
 
-    def learn(self, sketches: np.ndarray) -> "Recipe":
+    def learn(self, sketches: np.ndarray) -> Recipe:
         """This recipe with what its method learns from a full run's rows (itself if nothing)."""
         return replace(self, method=self.method.learn(self.signatures(sketches))) if self.learns else self
 
-    def using(self, learned: dict | None) -> "Recipe":
+    def using(self, learned: dict | None) -> Recipe:
         """This recipe with the field statistics a full run learned (from a stored version stamp)."""
         return replace(self, method=self.method.using(learned)) if learned is not None else self
 
@@ -139,7 +140,7 @@ class Recipe:
         """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``;
         ``clock``: charges the search to stage ``candidates`` and the verification to ``verify``;
         ``distinct``: the rows' ``distinct_rows`` if known)."""
-        near = lambda sk: self.near(sk, taken)  # noqa: E731
+        near = lambda sk: self.near(sk, taken)
         verify = self.verify if self.method.verifies else None
         if clock is not None:
             near, verify = clock.wrap("candidates", near), verify and clock.wrap("verify", verify)
