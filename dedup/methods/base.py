@@ -21,7 +21,7 @@ from ..index.fingerprint import HashedFeatures
 from ..text.features import Featurizer
 from ..text.segment import Segmenter
 
-Rule = tuple  # (rule name or None, its threshold or None): the rule that accepted a pair
+Rule = tuple[str | None, float | None]  # the rule that accepted a pair and its bar; (None, None): none did
 
 
 class Method(ABC):
@@ -31,6 +31,19 @@ class Method(ABC):
     words: int  # 64-bit SimHash words of a sketch; word 0 is the fingerprint
     layout: BlockLayout  # the SimHash block layout (the keys of the simhash methods; eval sweeps)
     verifier: object  # what verifies candidate pairs (None: every candidate is a pair)
+    anchors: int | None = None  # a key's rows are compared with its first this many (None: all)
+    # what it says of its verdicts (the scorer, `dedup explain`, `dedup eval`)
+    measure: str = ""  # what ``scores`` measures, in words
+    knob: str = ""  # the config key of ``threshold``
+    rule: str = ""  # the rule that decides a pair (``deciding_rules``), for a method of one rule
+    accepted: str = ""  # that rule's name among dedup.runs.rules.RULES (``accepting_rules``)
+    scored: bool = True  # `dedup eval` sweeps ``threshold`` on ``scores`` (else its own distance sweep)
+    sweep_label: str = ""
+    sweep_measure: str = ""
+    # what it learns
+    learns: bool = False  # whether its keys depend on what a full run learns (``learn``)
+    learns_content: bool = False  # whether it learns what the table's rows share (``learn_content``)
+    learned: dict | None = None
 
     # featurise and sketch
     @abstractmethod
@@ -69,8 +82,6 @@ class Method(ABC):
     def reach(self) -> int:
         """The largest fingerprint distance a candidate pair may have."""
 
-    anchors: int | None = None  # a key's rows are compared with its first this many (None: all)
-
     @property
     def anchored(self) -> bool:
         return self.anchors is not None
@@ -91,11 +102,6 @@ class Method(ABC):
     @property
     def threshold(self) -> float | None:
         return None if self.verifier is None else float(self.verifier.threshold)
-
-    measure: str = ""  # what ``scores`` measures, in words
-    knob: str = ""  # the config key of ``threshold``
-    rule: str = ""  # the name of the one rule that accepts a pair (dedup.runs.rules.RULES)
-    scored: bool = True  # `dedup eval` sweeps ``threshold`` on ``scores`` (else its own distance sweep)
 
     @abstractmethod
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -126,20 +132,11 @@ class Method(ABC):
         s = np.nan_to_num(np.asarray(scores, dtype=float), nan=-1.0)
         return [(self.accepted, t) if x >= t else (None, None) for x in s]
 
-    accepted: str = ""  # the rule name `dedup.runs.rules` reports for an accepted pair
-
     def sweep(self, a: np.ndarray, b: np.ndarray) -> Callable[[float], np.ndarray]:
         """For aligned candidate sketches: threshold -> which pairs the method keeps at it."""
         raise NotImplementedError(f"{type(self).__name__} sweeps its own knobs")
 
-    sweep_label: str = ""
-    sweep_measure: str = ""
-
     # learn and stamp
-    learns: bool = False  # whether its keys depend on what a full run learns (``learn``)
-    learns_content: bool = False  # whether it learns what the table's rows share (``learn_content``)
-    learned: dict | None = None
-
     def learn(self, signatures: np.ndarray) -> Method:
         """This method with what it learns from a full run's signatures (itself if nothing)."""
         return self
@@ -149,10 +146,12 @@ class Method(ABC):
         return self
 
     def learn_content(self, feats: HashedFeatures) -> Method:
+        """This method with what a full run's rows share (text MinHash)."""
         return self
 
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
                        feats: HashedFeatures) -> Method:
+        """This method with what the last full run found shared, for the rows of ``feats`` (text MinHash)."""
         return self
 
     def learned_stamp(self) -> dict:
