@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ class Method(ABC):
     fields: tuple[FieldSpec, ...]
     words: int  # 64-bit SimHash words of a sketch; word 0 is the fingerprint
     layout: BlockLayout  # the SimHash block layout (the keys of the simhash methods; eval sweeps)
-    verifier: object  # what verifies candidate pairs (None: every candidate is a pair)
+    verifier: Any  # what verifies candidate pairs (None: every candidate is a pair)
     anchors: int | None = None  # a key's rows are compared with its first this many (None: all)
     # what it says of its verdicts (the scorer, `dedup explain`, `dedup eval`)
     measure: str = ""  # what ``scores`` measures, in words

@@ -5,8 +5,9 @@ values verify them, and the block entries of keys whose buckets are anchored (de
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -23,10 +24,12 @@ from ..text.segment import Segmenter
 from .base import Method
 
 
-@dataclass(frozen=True)
 class KeyedMethod(Method):
-    """A method whose candidates share a key of the row's signature (``scheme``)."""
+    """A method whose candidates share a key of the row's signature (``scheme``); the concrete
+    types are frozen dataclasses with a ``signature`` and a ``scheme``."""
 
+    signature: Any  # dedup.text.signature.TextSignature or dedup.text.records.RecordSignature
+    scheme: Any  # dedup.index.bands.BandScheme or dedup.index.records.RecordScheme
     words = 1
 
     def featurizer(self, segmenter: Segmenter, tf: str) -> Featurizer:
@@ -98,7 +101,7 @@ class KeyedMethod(Method):
         return self.scheme.describe()
 
     def anchored_entries(self, keys: list[str], sk: np.ndarray, taken: dict[str, int] | None = None,
-                         copies: set[str] = frozenset(), every_name: bool = False, distinct=None
+                         copies: Collection[str] = frozenset(), every_name: bool = False, distinct=None
                          ) -> tuple[list[str], list[str], np.ndarray]:
         """(names, keys, fingerprints) of the rows' block entries: a key's anchors under its block
         name, after the ``taken`` ones a block already has, the other rows and the ``copies`` of

@@ -36,7 +36,7 @@ class Records(KeyedMethod):
         signature = RecordSignature(tcfg.fields)
         threshold = config.match.record_threshold
         scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields),
-                              **({"threshold": threshold} if threshold is not None else {}))
+                              threshold=RecordScheme.threshold if threshold is None else threshold)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme)
 
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ class RowSimHash(Method):
     fields: tuple[FieldSpec, ...]
     words: int
     layout: BlockLayout
-    verifier: object  # SketchVerifier, or None: every row sharing a block within reach is a pair
+    verifier: Any  # SketchVerifier or FieldVerifier, or None: every row sharing a block within reach is a pair
     settings: dict  # the stamp
 
     knob = "simhash.min_similarity"

@@ -107,12 +107,11 @@ class TextMinHash(KeyedMethod):
         (``content_identity``), or for short contents on the short bars (``short``, ``short_identity``)."""
         if not len(a):
             return []
-        v = self.verifier
+        v, out = self.verifier, list[Rule]()
         s = np.nan_to_num(np.asarray(scores, dtype=float), nan=-1.0)
         sa, sb = self.signatures(a), self.signatures(b)
         same = v.same_person(sa, sb)
         short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
-        out = []
         for n in range(len(a)):
             alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
                 if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
