@@ -7,7 +7,7 @@ database; the public operations of the Store protocol (dedup.store.protocol) are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Callable
+from typing import Callable, cast
 
 import numpy as np
 
@@ -40,7 +40,7 @@ class StoreBase:
 
     def session(self, table: str, run: RunRecord) -> StoreSession:
         """``with store.session(table, run) as s:``: the run recorded, its writes, failed if an error escapes."""
-        return StoreSession(self, table, run)
+        return StoreSession(cast(Store, self), table, run)
 
     def concurrent_writer(self) -> Callable[[], Store] | None:
         """None: this store cannot be written by a forked child beside its parent (SqlStore can)."""
@@ -99,6 +99,48 @@ class StoreBase:
             raise StoreError(f"table {snapshot.table!r}: a staged snapshot carries no rows; nothing was written")
         checked_snapshot(snapshot)
         self._replace_table_staged(snapshot)
+
+
+    # -- the steps each store supplies (its own database's reads and writes) ---------------------
+    def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
+        raise NotImplementedError
+
+    def _group_id_tops(self, table: str) -> tuple[int | None, int | None]:
+        """(the largest group id recorded with the table's state, the largest stored group's)."""
+        raise NotImplementedError
+
+    def _skipped_rows(self, table: str) -> list[Skipped]:
+        raise NotImplementedError
+
+    def _read_decisions(self, table: str, keys: list[str] | None, pending: bool) -> list[Decision]:
+        """In any order; a pair may come twice (found by either key)."""
+        raise NotImplementedError
+
+    def _put_decisions(self, table: str, decisions: list[Decision]) -> None:
+        """One decision a pair, each replacing a stored one on its pair."""
+        raise NotImplementedError
+
+    def _mark_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
+        raise NotImplementedError
+
+    def _delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
+        raise NotImplementedError
+
+    def _replace_table(self, snapshot: TableSnapshot, sketches: np.ndarray | None,
+                       later: Callable[[], dict] | None) -> None:
+        """``snapshot`` checked; ``sketches`` as checked_sketches returned them."""
+        raise NotImplementedError
+
+    def _apply_changes(self, changes: TableChanges, sketches: np.ndarray | None) -> None:
+        raise NotImplementedError
+
+    def _stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints: np.ndarray,
+                    sketches: np.ndarray | None, row_watermarks: list[str | None] | None,
+                    skipped: list[Skipped], again: bool) -> None:
+        raise NotImplementedError
+
+    def _replace_table_staged(self, snapshot: TableSnapshot) -> None:
+        raise NotImplementedError
 
 
 def checked_snapshot(snap: TableSnapshot, groups: bool = True) -> np.ndarray | None:

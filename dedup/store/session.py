@@ -23,11 +23,11 @@ log = logging.getLogger(__name__)
 class StoreSession:
     def __init__(self, store: Store, table: str, run: RunRecord):
         self.store, self.table, self.run = store, table, run
+        self.run_id = -1  # the run's id, once recorded
         self.finished = False
 
     def __enter__(self) -> StoreSession:
-        if self.run.id is None:
-            self.store.start_run(self.run)
+        self.run_id = self.store.start_run(self.run) if self.run.id is None else self.run.id
         return self
 
     def __exit__(self, kind, error, _tb) -> None:
@@ -44,16 +44,16 @@ class StoreSession:
         self.store.apply_changes(changes)
 
     def mark_applied(self, pairs: list[tuple[str, str]]) -> None:
-        self.store.mark_decisions_applied(self.table, pairs, self.run.id)
+        self.store.mark_decisions_applied(self.table, pairs, self.run_id)
 
     def finish(self, summary: dict, status: str = "ok") -> None:
-        self.store.finish_run(self.run.id, status, summary)
+        self.store.finish_run(self.run_id, status, summary)
         self.finished = True
 
     def _record_failed(self, error: BaseException) -> None:
         """Best effort: a store that is gone leaves the run 'running' (status shows it stale)."""
         why = str(error) if isinstance(error, Exception) else f"interrupted ({type(error).__name__})"
         try:
-            self.store.finish_run(self.run.id, "failed", {"error": why})
+            self.store.finish_run(self.run_id, "failed", {"error": why})
         except DedupError:
             log.debug("could not record the failed run", exc_info=True)
