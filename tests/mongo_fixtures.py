@@ -107,6 +107,16 @@ def mongo_opener(request, kind: str):
     return lambda **kw: open_store(url, **kw)
 
 
+def mongomock_store(client=None, **kw):
+    """A MongoStore on mongomock (on ``client``, else a new one), for a test to pass to run_full,
+    run_incremental or table_run (``store=``) instead of patching the driver's client."""
+    import mongomock
+
+    from dedup.store.mongo import MongoStore
+
+    return MongoStore(MOCK_URL, client=mongomock.MongoClient() if client is None else client, **kw)
+
+
 def mongomock_url(monkeypatch) -> str:
     """MOCK_URL, with every MongoStore the test opens given one shared mongomock client."""
     import mongomock

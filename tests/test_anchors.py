@@ -103,18 +103,22 @@ def test_a_hot_key_costs_anchors_pairs_a_row_and_mass_copies_stay_one_group(tmp_
 
 
 @pytest.mark.parametrize("store", ["sqlite", "mongomock"])
-def test_full_then_incremental_equal_one_full_run_when_buckets_outgrow_their_anchors(store, tmp_path, monkeypatch):
+def test_full_then_incremental_equal_one_full_run_when_buckets_outgrow_their_anchors(store, tmp_path):
     """Three anchors a key, so the generator's duplicate clusters and the hot rows overflow them:
     the groups and the stored block entries are those of one full run."""
     if store == "mongomock":
-        import mongomock
-        from mongo_fixtures import MOCK_URL
+        from mongo_fixtures import MOCK_URL, mongomock_store
 
-        client = mongomock.MongoClient()
-        monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
-        url = MOCK_URL
+        url, opened = MOCK_URL, mongomock_store()
     else:
         url = f"sqlite:///{tmp_path / 'store.db'}"
+        opened = open_store(url)
+    with opened:
+        _grow_in_three_runs(tmp_path, url, opened)
+
+
+def _grow_in_three_runs(tmp_path, url, store):
+    """A full run of 120 rows, two incremental runs to 300, against one full run of all 300."""
     sample = generate_petitions(300, seed=31, duplicate_share=0.4)
     rows = sample.rows
     _make_hot(rows[::5], seed=5)
@@ -124,15 +128,15 @@ def test_full_then_incremental_equal_one_full_run_when_buckets_outgrow_their_anc
     # 120 rows and one of 300: test_incremental's keep_terms tests cover that); this test is the anchors'
     match = {"anchors": 3, "common_share": 1.0}
     cfg = config_for(src, url, fields=FIELDS, watermark="updated_at", batch_size=97, match=match)
-    run_full(cfg)
+    run_full(cfg, store=store)
     append(src, rows[120:200])
-    run_incremental(cfg)
+    run_incremental(cfg, store=store)
     append(src, rows[200:])
-    run_incremental(cfg)
+    run_incremental(cfg, store=store)
 
     ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", fields=FIELDS, watermark="updated_at", match=match)
     full = run_full(ref)
-    assert memberships(cfg) == memberships(ref)
+    assert memberships(cfg, store=store) == memberships(ref)
     recipe = Recipe.of(ref)
     filed = recipe.block_entries(full.keys, full.sketches)
     per_name = {}
@@ -143,7 +147,7 @@ def test_full_then_incremental_equal_one_full_run_when_buckets_outgrow_their_anc
     assert len(overflowing) >= 10  # many buckets did outgrow their anchors
     plain = sorted({n.removesuffix(ANCHORLESS) for n in filed.names})
     both = plain + [n + ANCHORLESS for n in plain]
-    stored = open_store(url).block_entries("petitions", both)
+    stored = store.block_entries("petitions", both)
     entries = {(name, key) for name, es in stored.items() for _, key in es}
     assert entries == set(zip(filed.names, filed.keys))
     assert max(len(stored[n]) for n in plain if n in stored) <= 3  # an incremental run reads 3 a key

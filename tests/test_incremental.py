@@ -56,12 +56,12 @@ def update(url, key, **values):
     engine.dispose()
 
 
-def memberships(cfg, table="petitions"):
-    store = open_store(cfg.store_url)
-    try:
+def memberships(cfg, table="petitions", store=None):
+    """The stored groups' keys, of ``store`` if given (else of cfg's store, opened and closed)."""
+    if store is not None:
         return sorted(sorted(g.keys) for g in store.groups(table))
-    finally:
-        store.close()
+    with open_store(cfg.store_url) as opened:
+        return memberships(cfg, table, opened)
 
 
 def full_reference(source_url, tmp_path):
@@ -407,15 +407,19 @@ def test_mongo_changes_cut_at_each_write_are_repaired_by_running_again(monkeypat
     from pymongo.errors import AutoReconnect
 
     from dedup.store.mongo import MongoStore
-    from mongo_fixtures import MOCK_URL
+    from mongo_fixtures import MOCK_URL, mongomock_store
 
     client = mongomock.MongoClient()
-    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
+
+    def run(how):  # each run with a store of its own on the one server, as each process has
+        with mongomock_store(client) as store:
+            return how(cfg, store=store)
+
     sample = generate_petitions(140, seed=21, duplicate_share=0.3)
     src = f"sqlite:///{tmp_path / 'src.db'}"
     write_sample_db(src, SampleTable(sample.rows[:70], sample.truth))
     cfg = cfg_for(src, MOCK_URL)
-    run_full(cfg)
+    run(run_full)
     append(src, sample.rows[70:])
     expected = full_reference(src, tmp_path)
 
@@ -450,7 +454,7 @@ def test_mongo_changes_cut_at_each_write_are_repaired_by_running_again(monkeypat
     for at in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584):
         state["cut_at"] = at
         try:
-            run_incremental(cfg)
+            run(run_incremental)
         except Exception as e:
             assert "injected" in str(e)
             cuts += 1
@@ -458,13 +462,13 @@ def test_mongo_changes_cut_at_each_write_are_repaired_by_running_again(monkeypat
         break
     else:
         state["cut_at"] = 0
-        run_incremental(cfg)
+        run(run_incremental)
     assert cuts >= 5  # the write was cut at several points before one got through
-    assert memberships(cfg) == expected
+    assert run(lambda cfg, store: memberships(cfg, store=store)) == expected
     blocks = client["dedup_test"]["blocks.petitions"]
     entries = [(d["blockName"], e["textname"]) for d in blocks.find() for e in d["info"]]
     assert len(entries) == len(set(entries))
-    store = open_store(MOCK_URL)
+    store = mongomock_store(client)
     fps = store.fingerprints("petitions")
     keys = sorted(fps)
     stored = store.sketches("petitions", keys)  # the words after the fingerprint

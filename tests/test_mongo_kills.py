@@ -21,9 +21,8 @@ from dedup.demo.generator import SampleTable, generate_petitions, write_sample_d
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.errors import LockedError
-from dedup.store import open_store
 from helpers import config_for
-from mongo_fixtures import MOCK_URL
+from mongo_fixtures import MOCK_URL, mongomock_store
 
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 WRITES = ["bulk_write", "insert_one", "insert_many", "update_one", "update_many", "replace_one",
@@ -48,12 +47,16 @@ def mutate_source(url: str, sample) -> None:
     engine.dispose()
 
 
-def groups_by_id(store_url: str) -> dict[int, list[str]]:
-    store = open_store(store_url)
-    try:
+def groups_by_id(client) -> dict[int, list[str]]:
+    with mongomock_store(client) as store:
         return {g.id: sorted(g.keys) for g in store.groups("petitions")}
-    finally:
-        store.close()
+
+
+def run_on(client, how, cfg, **kw):
+    """``how(cfg, store=...)`` (run_full or run_incremental) with a store of its own on ``client``'s
+    server, opened inside the run's time (its schema check writes count) as each process has."""
+    with mongomock_store(client) as store:
+        return how(cfg, store=store, **kw)
 
 
 def store_view(store) -> tuple:
@@ -80,23 +83,13 @@ def scene(tmp_path_factory):
     src = f"sqlite:///{tmp / 'src.db'}"
     write_sample_db(src, SampleTable(sample.rows[:90], sample.truth))
     base = mongomock.MongoClient()
-    mp = pytest.MonkeyPatch()
-    mp.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: base)
-    try:
-        run_full(cfg_for(src, MOCK_URL))
-    finally:
-        mp.undo()
+    run_on(base, run_full, cfg_for(src, MOCK_URL))
     mutate_source(src, sample)
     clean = mongomock.MongoClient()
     copy_database(base["dedup_test"], clean["dedup_test"])
-    mp.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: clean)
-    try:
-        run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
-        store = open_store(MOCK_URL)
+    run_on(clean, run_incremental, cfg_for(src, MOCK_URL), reconcile=True)
+    with mongomock_store(clean) as store:
         expected = store_view(store)
-        store.close()
-    finally:
-        mp.undo()
     return src, base, expected
 
 
@@ -116,10 +109,10 @@ class Cutter:
             monkeypatch.setattr(Collection, name, cut)
 
 
-def fresh_store(monkeypatch, base):
+def fresh_client(base):
+    """A server holding a copy of ``base``'s database."""
     client = mongomock.MongoClient()
     copy_database(base["dedup_test"], client["dedup_test"])
-    monkeypatch.setattr("dedup.store.mongo.MongoClient", lambda *a, **k: client)
     return client
 
 
@@ -136,9 +129,9 @@ def writes_of_one_run(monkeypatch, scene) -> int:
     """How many writes a clean run makes (counted once)."""
     if not _writes:
         src, base, _ = scene
-        fresh_store(monkeypatch, base)
+        client = fresh_client(base)
         cutter = Cutter(monkeypatch)
-        run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
+        run_on(client, run_incremental, cfg_for(src, MOCK_URL), reconcile=True)
         _writes.append(cutter.calls)
     return _writes[0]
 
@@ -151,24 +144,21 @@ def test_a_reconcile_cut_at_any_write_then_run_again_ends_as_a_clean_run(monkeyp
     src, base, expected = scene
     total = writes_of_one_run(monkeypatch, scene)
     at = 1 + int(share * total)
-    fresh_store(monkeypatch, base)
+    client = fresh_client(base)
     cutter = Cutter(monkeypatch)
     cutter.at = at
     cfg = cfg_for(src, MOCK_URL)
     try:
-        run_incremental(cfg, reconcile=True)
+        run_on(client, run_incremental, cfg, reconcile=True)
     except Exception as e:  # the cut, as the run reports it
         assert "injected" in str(e), e
     cutter.at = 0
-    run_incremental(cfg, reconcile=True)
-    store = open_store(MOCK_URL)
-    try:
+    run_on(client, run_incremental, cfg, reconcile=True)
+    with mongomock_store(client) as store:
         assert store_view(store) == expected, f"cut at write {at} of {total}"
-    finally:
-        store.close()
-    again = run_incremental(cfg, reconcile=True)  # nothing left to do, and no error
+    again = run_on(client, run_incremental, cfg, reconcile=True)  # nothing left to do, and no error
     assert (again.fingerprinted, again.deleted) == (0, 0)
-    assert groups_by_id(MOCK_URL) == expected[0]
+    assert groups_by_id(client) == expected[0]
 
 
 def test_changes_survive_the_journal_whole(scene, monkeypatch):
@@ -177,10 +167,10 @@ def test_changes_survive_the_journal_whole(scene, monkeypatch):
     from dedup.store.mongo import MongoStore
 
     src, base, _ = scene
-    fresh_store(monkeypatch, base)
+    client = fresh_client(base)
     kept = []
     monkeypatch.setattr(MongoStore, "_apply", lambda self, ch: kept.append(ch))
-    run_incremental(cfg_for(src, MOCK_URL), reconcile=True)
+    run_on(client, run_incremental, cfg_for(src, MOCK_URL), reconcile=True)
     ch = kept[0]
     again = mongo_journal.decode(mongo_journal.encode(ch))
     assert ch.remove_blocks.names and ch.add_blocks.names and ch.upsert_groups and ch.delete_groups
@@ -201,7 +191,7 @@ def test_an_incomplete_journal_asks_for_a_full_run(scene, monkeypatch, caplog):
     from dedup.store.mongo import MongoStore
 
     src, base, _ = scene
-    client = fresh_store(monkeypatch, base)
+    client = fresh_client(base)
     real = MongoStore._apply
 
     def cut(self, ch):
@@ -209,19 +199,19 @@ def test_an_incomplete_journal_asks_for_a_full_run(scene, monkeypatch, caplog):
     monkeypatch.setattr(MongoStore, "_apply", cut)
     cfg = cfg_for(src, MOCK_URL)
     with pytest.raises(Exception, match="injected"):
-        run_incremental(cfg, reconcile=True)
+        run_on(client, run_incremental, cfg, reconcile=True)
     monkeypatch.setattr(MongoStore, "_apply", real)
     tables = client["dedup_test"]["tables"]
     assert tables.find_one({"_id": "petitions"})["journal"]["parts"] == 1
     tables.update_one({"_id": "petitions"}, {"$set": {"journal.parts": 2}})
     with pytest.raises(ConfigError, match=r"other settings \(journal changed\); run `dedup full --table petitions`"):
-        run_incremental(cfg, reconcile=True)
+        run_on(client, run_incremental, cfg, reconcile=True)
     assert "the journal of run" in caplog.text and "incomplete" in caplog.text
     assert "journal" not in tables.find_one({"_id": "petitions"})
-    run_full(cfg)
-    repaired = groups_by_id(MOCK_URL)
-    after = run_incremental(cfg, reconcile=True)
-    assert (after.fingerprinted, after.deleted) == (0, 0) and groups_by_id(MOCK_URL) == repaired
+    run_on(client, run_full, cfg)
+    repaired = groups_by_id(client)
+    after = run_on(client, run_incremental, cfg, reconcile=True)
+    assert (after.fingerprinted, after.deleted) == (0, 0) and groups_by_id(client) == repaired
 
 
 def test_renewing_the_lease_leaves_the_holders_own_journal_alone(scene, monkeypatch):
@@ -230,11 +220,10 @@ def test_renewing_the_lease_leaves_the_holders_own_journal_alone(scene, monkeypa
     from dedup.store.mongo import MongoStore
 
     _, base, _ = scene
-    fresh_store(monkeypatch, base)
+    client = fresh_client(base)
     rolled = []
     monkeypatch.setattr(MongoStore, "_roll_forward", lambda self, table: rolled.append(table))
-    store = open_store(MOCK_URL)
-    try:
+    with mongomock_store(client) as store:
         store.acquire_lock("petitions", "holder", 60)
         assert rolled == ["petitions"]
         store.renew_lock("petitions", "holder", 60)
@@ -242,5 +231,3 @@ def test_renewing_the_lease_leaves_the_holders_own_journal_alone(scene, monkeypa
         assert rolled == ["petitions"]
         with pytest.raises(LockedError):
             store.renew_lock("petitions", "another", 60)
-    finally:
-        store.close()

@@ -165,21 +165,31 @@ def test_the_child_killed_is_an_error_in_the_parent(source, tmp_path, beside, mo
 
 
 def test_in_memory_or_one_worker_or_a_small_table_or_no_wal_writes_in_one_process(tmp_path, monkeypatch):
-    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
-    memory = open_store("sqlite://")
-    try:
+    with open_store(f"sqlite:///{tmp_path / 's.db'}") as store, open_store("sqlite://") as memory:
         assert store_writer.can_write_beside(store, 10 ** 6, 2)
         assert not store_writer.can_write_beside(store, 10 ** 6, 1)
         assert not store_writer.can_write_beside(store, store_writer.MIN_ROWS - 1, 2)
         assert not store_writer.can_write_beside(memory, 10 ** 6, 2)
-    finally:
-        store.close()
-        memory.close()
     # a SQLite file left in rollback-journal mode (WAL impossible on its file system): the child's
     # write would lock the parent's reads out
     monkeypatch.setattr(sql_store, "_sqlite_pragmas", sql_store._sqlite_busy)
-    plain = open_store(f"sqlite:///{tmp_path / 'plain.db'}")
-    try:
+    with open_store(f"sqlite:///{tmp_path / 'plain.db'}") as plain:
         assert not store_writer.can_write_beside(plain, 10 ** 6, 2)
-    finally:
-        plain.close()
+
+
+def test_the_child_s_store_is_the_sql_store_opened_anew_and_no_other_store_offers_one(tmp_path):
+    """The writer asks the store (concurrent_writer), not its type: a MongoDB store offers none."""
+    import mongomock
+
+    from dedup.store.mongo import MongoStore
+    from mongo_fixtures import MOCK_URL
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    with open_store(url) as store:
+        reopen = store.concurrent_writer()
+        with reopen() as again:
+            assert again is not store and again.url == url
+            assert str(again.engine.url) == str(store.engine.url)
+    with MongoStore(MOCK_URL, client=mongomock.MongoClient()) as mongo:
+        assert mongo.concurrent_writer() is None
+        assert not store_writer.can_write_beside(mongo, 10 ** 6, 2)

@@ -93,11 +93,8 @@ def runs_text(config: Config, table: str | None, limit: int, as_json: bool = Fal
     """`dedup runs`: the table's most recent runs (of one ``kind``: full, incremental or decide), as
     text or JSON, from the store opened read-only."""
     name = config.table(table).name
-    store = open_store(config.store_url, read_only=True)
-    try:
+    with open_store(config.store_url, read_only=True) as store:
         history = store.runs(name, limit=ALL_RUNS if kind else limit)
-    finally:
-        store.close()
     if kind:
         history = [r for r in history if r.kind == kind][:limit]
     return json.dumps(runs_json(history), ensure_ascii=False, indent=2) + "\n" if as_json else runs_table(name, history)

@@ -139,11 +139,8 @@ def undo_last(config: Config, table: str | None, *, reviewer: str | None = None)
 def history(config: Config, table: str | None, *, limit: int = 50) -> list[Action]:
     """The table's last ``limit`` actions, newest first (undone ones too: see ``undone_at``)."""
     name = config.table(table).name
-    store = open_store(config.store_url, read_only=True)
-    try:
+    with open_store(config.store_url, read_only=True) as store:
         return store.actions(name, limit)
-    finally:
-        store.close()
 
 
 def note_group(config: Config, table: str | None, group_id: int, text: str, *, reviewer: str | None) -> GroupNote:
@@ -151,25 +148,19 @@ def note_group(config: Config, table: str | None, group_id: int, text: str, *, r
     if not text.strip():
         raise ConfigError("a note needs some text")
     name = config.table(table).name
-    store = open_store(config.store_url)
-    try:
+    with open_store(config.store_url) as store:
         if not store.groups(name, [int(group_id)]):
             raise ConfigError(f"no group {group_id} in {name!r} (see `dedup report`)")
         note = GroupNote(int(group_id), text.strip(), reviewer, now())
         store.put_group_note(name, note)
         return note
-    finally:
-        store.close()
 
 
 def group_notes(config: Config, table: str | None, group_id: int | None) -> list[GroupNote]:
     """The notes on a group (every group's when None), oldest first."""
     name = config.table(table).name
-    store = open_store(config.store_url, read_only=True)
-    try:
+    with open_store(config.store_url, read_only=True) as store:
         return store.group_notes(name, None if group_id is None else int(group_id))
-    finally:
-        store.close()
 
 
 def new_id() -> str:

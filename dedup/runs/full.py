@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from ..config.model import Config, GroupsConfig
+from ..db.source import Source
 from ..errors import ConfigError
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
@@ -77,16 +78,18 @@ class FullResult:
 
 
 def run_full(config: Config, table: str | None = None, progress: Progress | None = None,
-             on_total: Callable[[int], None] | None = None, keep_terms: bool = False) -> FullResult:
+             on_total: Callable[[int], None] | None = None, keep_terms: bool = False, *,
+             source: Source | None = None, store: Store | None = None) -> FullResult:
     """Fingerprint the whole table, find its duplicate groups and replace its results in the store.
 
     With IDF on, the term counts are learned from the table's rows, or with ``keep_terms`` taken
     from the store as the last full run left them (so the result is the one incremental runs since
-    then have been building)."""
+    then have been building). ``source``, ``store``: opened objects to use (the caller closes
+    them) instead of the config's URLs."""
     recipe = Recipe.of(config, table)
     started = time.perf_counter()
     clock = StageClock()
-    with table_run(config, recipe.table, "full") as (source, store, run):
+    with table_run(config, recipe.table, "full", source=source, store=store) as (source, store, run):
         if on_total is not None:
             on_total(source.count())
         with clock.stage("read+featurise"):

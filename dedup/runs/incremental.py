@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ..config.lookback import describe as describe_lookback
+from ..db.source import Source
 from ..config.model import Config, GroupsConfig
 from ..errors import ConfigError
 from ..index.decisions import Decision, decided_keys
@@ -85,17 +86,19 @@ class IncrementalResult:
 
 
 def run_incremental(config: Config, table: str | None = None, progress: Progress | None = None,
-                    on_total: Callable[[int], None] | None = None, reconcile: bool = False) -> IncrementalResult:
+                    on_total: Callable[[int], None] | None = None, reconcile: bool = False, *,
+                    source: Source | None = None, store: Store | None = None) -> IncrementalResult:
     """Fingerprint the rows past the table's watermark, and those of its lookback window whose
     watermark changed, and fold them into the stored groups; with ``reconcile`` (or on every
-    ``reconcile_every``-th run) remove the rows deleted from the source too (dedup.runs.late)."""
+    ``reconcile_every``-th run) remove the rows deleted from the source too (dedup.runs.late).
+    ``source``, ``store``: opened objects to use (the caller closes them) instead of the config's URLs."""
     recipe = Recipe.of(config, table)
     name = recipe.table.name
     if not recipe.table.watermark:
         raise ConfigError(f"tables.{name}.watermark: required for incremental runs "
                           "(the column that says a row is new or changed)")
     started = time.perf_counter()
-    with table_run(config, recipe.table, "incremental") as (source, store, run):
+    with table_run(config, recipe.table, "incremental", source=source, store=store) as (source, store, run):
         state = store.state(name)
         recipe, version = stored_recipe(recipe, state)
         since = source.watermark.checked(state.watermark, name) if state is not None else None  # drift refused

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import logging
-from contextlib import contextmanager
-from typing import Iterator
+from contextlib import AbstractContextManager as ContextManager
+from contextlib import contextmanager, nullcontext
+from typing import Callable, Iterator
 
 from ..config.model import Config, TableConfig
 from ..db.source import Source
-from ..errors import DedupError, LockedError
+from ..errors import LockedError
 from ..store import RunRecord, Store, open_store
 from . import lease
 from .lease import Lease, is_dead_local_run, new_owner
@@ -23,27 +24,29 @@ log = logging.getLogger(__name__)
 
 
 @contextmanager
-def table_run(config: Config, table: TableConfig, kind: str) -> Iterator[tuple[Source, Store, RunRecord]]:
-    """Open source and store, hold the table's lock, and record the run (failed if an error escapes)."""
-    with Source(config.source_url, table, config.batch_size) as source:
-        store = open_store(config.store_url, bucket_size=config.bucket_size)
+def table_run(config: Config, table: TableConfig, kind: str, *, source: Source | None = None,
+              store: Store | None = None) -> Iterator[tuple[Source, Store, RunRecord]]:
+    """Open source and store, hold the table's lock, and record the run (failed if an error escapes).
+
+    ``source``, ``store``: objects the caller opened (and closes), used instead of the config's URLs."""
+    with _opened(source, lambda: Source(config.source_url, table, config.batch_size)) as source, \
+            _opened(store, lambda: open_store(config.store_url, bucket_size=config.bucket_size)) as store:
         owner = new_owner()
+        _take_lock(store, table.name, owner)
+        log.debug("%s: lock taken by %s", table.name, owner)
         try:
-            _take_lock(store, table.name, owner)
-            log.debug("%s: lock taken by %s", table.name, owner)
-            try:
-                with Lease(store, table.name, owner):  # renewed until the run has been recorded
-                    run = RunRecord(table.name, kind, utcnow())
-                    store.start_run(run)
-                    try:
-                        yield source, store, run
-                    except BaseException as e:  # recorded (Ctrl-C and SIGTERM too), then raised as it was
-                        _finish_failed(store, run, e)
-                        raise
-            finally:
-                store.release_lock(table.name, owner)
+            with Lease(store, table.name, owner), \
+                    store.session(table.name, RunRecord(table.name, kind, utcnow())) as session:
+                # the lease is renewed until the run has been recorded; the session records it failed
+                # if an error escapes (Ctrl-C and SIGTERM too), then it is raised as it was
+                yield source, store, session.run
         finally:
-            store.close()
+            store.release_lock(table.name, owner)
+
+
+def _opened(given, open_new: Callable[[], ContextManager]) -> ContextManager:
+    """A caller's object as it is (the caller closes it), else a new one, closed after."""
+    return nullcontext(given) if given is not None else open_new()
 
 
 def _take_lock(store: Store, table: str, owner: str) -> None:
@@ -56,14 +59,6 @@ def _take_lock(store: Store, table: str, owner: str) -> None:
             raise
         log.warning("taking over the lock of %s, a run on this machine that is no longer running", e.owner)
         store.acquire_lock(table, owner, lease.LEASE_SECONDS, steal_from=e.owner)
-
-
-def _finish_failed(store: Store, run: RunRecord, error: BaseException) -> None:
-    why = str(error) if isinstance(error, Exception) else f"interrupted ({type(error).__name__})"
-    try:
-        store.finish_run(run.id, "failed", {"error": why})
-    except DedupError:
-        log.debug("could not record the failed run", exc_info=True)
 
 
 def utcnow() -> _dt.datetime:

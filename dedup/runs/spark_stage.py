@@ -43,13 +43,10 @@ def stage_part(target: tuple, part: Part, drop: set[str], twice: set[str]) -> No
     _url, _size, table, run_id = target
     keys, sketches, _at = kept(part, drop)
     wms = part.rows.row_watermarks
-    store = _store(target)
-    try:
+    with _store(target) as store:
         store.stage_rows(table, run_id, keys, fingerprints_of(sketches, len(keys)),
                          extra_words(sketches) if len(keys) else None,
                          [wms.get(k) for k in keys] if wms else None, staged_skipped(part, twice), again=again())
-    finally:
-        store.close()
 
 
 def stage_entries(target: tuple, entries, whole_blocks: bool) -> None:
@@ -60,9 +57,8 @@ def stage_entries(target: tuple, entries, whole_blocks: bool) -> None:
     if whole_blocks:
         entries = ((name, k, fp) for name, members in entries
                    for k, fp in sorted(members, key=lambda m: key_sort(m[0])))
-    store = _store(target)
     retry = again()
-    try:
+    with _store(target) as store:
         while True:
             chunk = list(itertools.islice(entries, ENTRIES_CHUNK))
             if whole_blocks and len(chunk) == ENTRIES_CHUNK:  # never cut a block in two
@@ -77,5 +73,4 @@ def stage_entries(target: tuple, entries, whole_blocks: bool) -> None:
             names, keys, fps = zip(*chunk)
             store.stage_blocks(table, run_id, BlockEntries(list(names), list(keys), np.array(fps, dtype=np.uint64)),
                                again=retry)
-    finally:
-        store.close()
+

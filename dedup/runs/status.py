@@ -28,11 +28,8 @@ def table_status(config: Config, tables: list[str], max_age: _dt.timedelta | Non
                  now: _dt.datetime | None = None) -> list[dict]:
     """One status dict per table (see the module's docstring); ``now`` naive UTC (default: now)."""
     now = now or _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)
-    store = open_store(config.store_url, read_only=True)
-    try:
+    with open_store(config.store_url, read_only=True) as store:
         return [_one(config, config.table(name), store, max_age, now) for name in tables]
-    finally:
-        store.close()
 
 
 def _one(config: Config, tcfg: TableConfig, store: Store, max_age: _dt.timedelta | None, now: _dt.datetime) -> dict:

@@ -10,9 +10,9 @@ point (the parent failing, Ctrl-C, either process killed) commits nothing, and t
 results stay. The parent reads the stored groups (to keep their ids) while the child writes:
 readers see the last committed results (SQLite's WAL, PostgreSQL's and InnoDB's snapshots).
 
-Only for SQL stores on a server or in a SQLite file in WAL mode (an in-memory SQLite store is the
-parent's alone), where processes can fork, with more than one text worker (``text.workers: 1``
-asks for one process) and at least ``MIN_ROWS`` rows (forking costs more than it saves on small
+Only for stores whose ``concurrent_writer()`` opens them for a child (SQL stores on a server or in
+a SQLite file in WAL mode; an in-memory SQLite store is the parent's alone), where processes can
+fork, with more than one text worker (``text.workers: 1`` asks for one process) and at least ``MIN_ROWS`` rows (forking costs more than it saves on small
 tables). The price is memory: the child's block entries and the parent's pairs and groups are
 held at once, and pages both processes touch are copied (a 200k run's processes together peak
 4 % above the one-process write's, bench/README.md).
@@ -33,7 +33,7 @@ from multiprocessing.connection import wait
 from typing import Callable, Iterator
 
 from ..errors import StoreError
-from ..store.sql import SqlStore
+from ..store import Store
 from .workers import die_with_parent, how_it_ended, release_signals, signals_held
 
 log = logging.getLogger(__name__)
@@ -145,30 +145,27 @@ def _wait_for(pipe) -> dict:
 
 def can_write_beside(store, rows: int, workers: int) -> bool:
     """Whether a full run of ``rows`` rows with ``workers`` text workers writes ``store`` in a child."""
-    if not isinstance(store, SqlStore) or workers < 2 or rows < MIN_ROWS:
-        return False
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return False
-    url = store.engine.url
-    if url.get_backend_name() != "sqlite":
-        return True
-    if url.database in (None, "", ":memory:"):
-        return False
-    with store.engine.connect() as conn:  # without WAL (a file system without shared memory) the
-        # child's write would lock the parent's reads of the stored groups out
-        return str(conn.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() == "wal"
+    return _child_store(store, rows, workers) is not None
+
+
+def _child_store(store, rows: int, workers: int) -> Callable[[], Store] | None:
+    """The store's opener for a child (its concurrent_writer), for runs large enough to gain from one."""
+    if workers < 2 or rows < MIN_ROWS or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return store.concurrent_writer()
 
 
 @contextmanager
 def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[StoreWriter | None]:
     """A StoreWriter running ``write(store, later)`` in a child when ``can_write_beside``, else
     None. ``write`` replaces the table's results in the store it is given, calling ``later()``
-    for the groups and changes (``SqlStore.replace_table``). A writer not finished when the block
+    for the groups and changes (``Store.replace_table``). A writer not finished when the block
     ends (an error in the parent) is stopped uncommitted."""
-    if not can_write_beside(store, rows, workers):
+    reopen = _child_store(store, rows, workers)
+    if reopen is None:
         yield None
         return
-    writer = StoreWriter(_timed_write(store.url, write))
+    writer = StoreWriter(_timed_write(reopen, write))
     try:
         try:
             yield writer
@@ -180,15 +177,11 @@ def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[
         raise writer.ended_early from None
 
 
-def _timed_write(url: str, write: Callable) -> Callable:
-    """In the child: a store of its own (the parent's pooled connections are not shared across a
-    fork), ``write(store, later)``, and the seconds it took."""
+def _timed_write(reopen: Callable[[], Store], write: Callable) -> Callable:
+    """In the child: a store of its own (``reopen()``), ``write(store, later)``, and the seconds it took."""
     def run(later: Callable[[], dict]) -> dict:
         start = time.perf_counter()
-        store = SqlStore(url, migrate=False)
-        try:
+        with reopen() as store:
             write(store, later)
-        finally:
-            store.close()
         return {"store (child process: block names and write)": time.perf_counter() - start}
     return run

@@ -11,7 +11,8 @@ __all__ = ["open_store", "Store", "iso_utc", "BlockEntries", "GroupChange", "Run
 
 
 def open_store(url: str, migrate: bool = True, bucket_size: int = 50_000, read_only: bool = False) -> Store:
-    """The store for a URL: ``mongodb://`` / ``mongodb+srv://`` or any SQLAlchemy URL.
+    """The store for a URL: ``mongodb://`` / ``mongodb+srv://`` or any SQLAlchemy URL; ``with
+    open_store(url) as store:`` closes it.
 
     ``read_only`` (for reports): a SQL store is opened without creating, migrating or writing
     anything (a SQLite file read-only); one whose schema needs migrating is refused with that advice.
@@ -35,15 +36,13 @@ def migrate_store(url: str) -> str:
     from .sql import SqlStore
     from .sql_migrate import upgrade
 
-    store = SqlStore(url, migrate=False)
-    try:
-        before, after = upgrade(store.engine)
-    except DedupError:
-        raise
-    except Exception as e:  # driver errors of any kind
-        raise StoreError(f"migrating {mask_secrets(url)} failed: {store.why(e)}") from None
-    finally:
-        store.close()
+    with SqlStore(url, migrate=False) as store:
+        try:
+            before, after = upgrade(store.engine)
+        except DedupError:
+            raise
+        except Exception as e:  # driver errors of any kind
+            raise StoreError(f"migrating {mask_secrets(url)} failed: {store.why(e)}") from None
     if before == after:
         return f"store {mask_secrets(url)} is up to date (revision {after})"
     return f"store {mask_secrets(url)} migrated from {before or 'empty'} to revision {after}"
@@ -56,11 +55,8 @@ def _is_mongo(url: str) -> bool:
 def _migrate_mongo(url: str) -> str:
     from .mongo import MongoStore
 
-    store = MongoStore(url, migrate=False)
-    try:
+    with MongoStore(url, migrate=False) as store:
         before, after = store.migrate()
-    finally:
-        store.close()
     if before == after:
         return f"store {mask_secrets(url)} is up to date (version {after})"
     return f"store {mask_secrets(url)} migrated from {before or 'empty'} to version {after}"

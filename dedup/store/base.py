@@ -1,158 +1,167 @@
-"""The store interface: the operations the pipeline needs, whatever holds the fingerprints.
-
-Stores are chosen by URL (``open_store``); the algorithm never imports a database driver.
-An operation a store does not support raises; nothing passes silently. Keys are row keys as
-strings; fingerprints are unsigned 64-bit Python ints (stores holding signed 64-bit integers
-convert with dedup.store.model.to_signed/to_unsigned). Sketch words and term hashes are unsigned
-64-bit too, stored the same way.
+"""What the SQL and the MongoDB store share, written once: a store's life (``with``), its
+sessions, the checks a write's arguments pass before anything is written, and the bookkeeping of
+decisions, skipped rows and group ids. A store supplies the ``_``-named steps that touch its
+database; the public operations of the Store protocol (dedup.store.protocol) are here.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Callable, cast
 
 import numpy as np
 
-from ..index.decisions import Action, Decision, GroupNote
-from ..index.groups import Group
-from .model import BlockEntries, GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState
+from ..errors import StoreError
+from ..index.decisions import Decision
+from ..index.keys import key_sort
+from .model import RunRecord, Skipped, TableChanges, TableSnapshot, checked_sketches, checked_terms, unique
+from .protocol import ReviewStore, RunLog, Staging, Store, StoreReads, StoreWrites, TableLock
+from .session import StoreSession
+
+__all__ = ["StoreBase", "Store", "RunLog", "TableLock", "StoreReads", "ReviewStore", "StoreWrites", "Staging",
+           "checked_snapshot", "checked_changes"]
 
 
-class Store(Protocol):
-    # -- runs and locks ------------------------------------------------------------------------
-    def start_run(self, run: RunRecord) -> int:
-        """Record a run as running; returns its id (increasing across the store)."""
+class StoreBase:
+    """Mixed in last: a store's own mixins may replace these defaults (the MongoDB lock's renew_lock)."""
 
-    def finish_run(self, run_id: int, status: str, summary: dict) -> None:
-        """Mark a run ok or failed, with its summary."""
+    url: str
+    whole_blocks = False  # stage_blocks may get a block's entries in many calls
 
-    def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
-        """Most recent runs first."""
+    # -- life ----------------------------------------------------------------------------------
+    def __enter__(self):
+        return self
 
-    def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
-        """Take the table's lock, or raise LockedError(owner=holder) if another owner holds an unexpired
-        one. ``steal_from``: take it also when exactly that owner holds it (a run known to be dead)."""
+    def __exit__(self, *exc) -> None:
+        self.close()
 
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def session(self, table: str, run: RunRecord) -> StoreSession:
+        """``with store.session(table, run) as s:``: the run recorded, its writes, failed if an error escapes."""
+        return StoreSession(cast(Store, self), table, run)
+
+    def concurrent_writer(self) -> Callable[[], Store] | None:
+        """None: this store cannot be written by a forked child beside its parent (SqlStore can)."""
+        return None
+
+    # -- locks ---------------------------------------------------------------------------------
     def renew_lock(self, table: str, owner: str, ttl_seconds: float) -> None:
-        """Extend ``owner``'s lock (dedup.runs.lease), as acquire_lock does, but with nothing else a
-        new holder does first (the MongoDB store's replay of a cut-short run's journal, which must
-        not run beside the holder's own writes)."""
-
-    def release_lock(self, table: str, owner: str) -> None:
-        """Give the lock back (only if ``owner`` holds it)."""
-
-    def lock_holder(self, table: str) -> tuple[str, _dt.datetime] | None:
-        """Who holds the table's lock and until when (naive UTC), expired or not; None when no one
-        (for `dedup status`: a read, it takes nothing)."""
+        """Taking the lock again extends it, where taking it does nothing else first."""
+        self.acquire_lock(table, owner, ttl_seconds)
 
     # -- reads ---------------------------------------------------------------------------------
-    def state(self, table: str) -> TableState | None:
-        """Version stamp and watermark of the table's last run, None if no run finished."""
-
-    def fingerprints(self, table: str, keys: list[str] | None = None) -> dict[str, int]:
-        """Row key -> fingerprint, for all rows or only these keys (missing ones left out)."""
-
-    def row_watermarks(self, table: str, keys: list[str]) -> dict[str, str | None]:
-        """Row key -> the watermark text the row was fingerprinted at (None: unknown), for the
-        stored ones of ``keys``; looked up in chunks."""
-
-    def keys(self, table: str) -> set[str]:
-        """Every row key the table holds: fingerprinted rows and skipped ones."""
-
-    def count_keys(self, table: str) -> int:
-        """How many rows the table holds: fingerprinted rows and skipped ones (a cheap count)."""
-
-    def sketches(self, table: str, keys: list[str]) -> dict[str, tuple[int, ...]]:
-        """Row key -> the row's sketch words (unsigned ints, as many as it was stored with: rows of
-        one table may differ in width), for those of ``keys`` stored with a sketch. Looked up in
-        chunks: the cost follows ``len(keys)``, not the size of the table."""
-
-    def term_counts(self, table: str, hashes: Sequence[int] | np.ndarray) -> dict[int, int]:
-        """Term hash (unsigned int) -> document count, for those of ``hashes`` the last full run stored.
-        Looked up in chunks: the cost follows ``len(hashes)``, not the size of the term set."""
-
-    def block_entries(self, table: str, block_names: list[str]) -> dict[str, list[tuple[int, str]]]:
-        """Block name -> [(fingerprint, row key)] for the named blocks that exist."""
-
-    def groups(self, table: str, ids: list[int] | None = None) -> list[Group]:
-        """Groups (all, or these ids) by id, members lowest key first, with distances and pairs."""
-
-    def group_ids_of(self, table: str, keys: list[str]) -> dict[str, int]:
-        """Row key -> id of the group it belongs to, for the keys that are in a group."""
-
     def max_group_id(self, table: str) -> int:
-        """The largest group id ever stored for the table (0 if none)."""
-
-    def run_changes(self, table: str, run_id: int) -> list[GroupChange]:
-        """What run ``run_id`` did to each group id it changed, by id (none for a run that changed
-        nothing, or one recorded before the store kept a run history)."""
+        """The largest of the id recorded with the state and the largest stored group's: ids never
+        come back, even after the group with the largest one went."""
+        stored, live = self._group_id_tops(table)
+        return max(int(stored or 0), int(live or 0))
 
     def skipped(self, table: str) -> list[Skipped]:
-        ...
+        return sorted(self._skipped_rows(table), key=lambda s: key_sort(s.key))
 
-    # -- decisions (a reviewer's; a full run keeps them) ---------------------------------------------
+    # -- decisions -----------------------------------------------------------------------------
     def decisions(self, table: str, keys: list[str] | None = None, pending: bool = False) -> list[Decision]:
-        """The table's decisions, oldest first (those naming one of ``keys``; with ``pending`` only
-        those no run has applied to the stored groups yet)."""
+        """Oldest first, undated ones last; one per pair (a key list may find a pair twice)."""
+        found = {d.pair: d for d in self._read_decisions(table, keys, pending)}
+        return sorted(found.values(), key=lambda x: (x.decided_at is None, x.decided_at, x.pair))
 
     def put_decisions(self, table: str, decisions: list[Decision]) -> None:
-        """Record decisions, each replacing an earlier one on the same pair."""
+        """The last of several decisions on one pair is the one kept."""
+        self._put_decisions(table, list({x.pair: x for x in decisions}.values()))
 
     def mark_decisions_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
-        """Say that run ``run_id`` regrouped with these decisions (pairs lower key first)."""
+        self._mark_applied(table, list(dict.fromkeys(pairs)), int(run_id))
 
     def delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
-        ...
+        self._delete_decisions(table, list(dict.fromkeys(pairs)))
 
-    def put_action(self, table: str, action: Action) -> None:
-        """Record a reviewer's action (its decisions are put apart, carrying its id)."""
-
-    def actions(self, table: str, limit: int = 50, reviewer: str | None = None, undone: bool = True) -> list[Action]:
-        """The table's actions, newest first (``reviewer``'s only; without the undone unless ``undone``)."""
-
-    def mark_action_undone(self, table: str, action_id: str, at: _dt.datetime, by: str | None) -> None:
-        ...
-
-    def put_group_note(self, table: str, note: GroupNote) -> None:
-        ...
-
-    def group_notes(self, table: str, group_id: int | None = None) -> list[GroupNote]:
-        """Notes on a group (every group's when None), oldest first."""
-
-    # -- writes --------------------------------------------------------------------------------
-    def replace_table(self, snapshot: TableSnapshot) -> None:
-        """Replace everything stored for ``snapshot.table`` with a full run's result, its sketches
-        and term counts included (``terms`` None: the table has no term counts afterwards)."""
+    # -- writes: arguments checked before anything is written ------------------------------------
+    def replace_table(self, snapshot: TableSnapshot, later: Callable[[], dict] | None = None) -> None:
+        sketches = checked_snapshot(snapshot, groups=later is None)
+        self._replace_table(snapshot, sketches, later)
 
     def apply_changes(self, changes: TableChanges) -> None:
-        """Apply an incremental run's changes (see TableChanges for the order); term counts stay."""
-
-    # -- a full run whose rows are written by many processes (dedup.runs.spark) -----------------
-    # The executors write the rows (never the driver, which would have to hold them all) into the
-    # run's staging area; the driver then swaps the staging in with the groups, history, terms and
-    # state in one step. A run that fails before the swap leaves the previous results as they were.
-
-    whole_blocks: bool  # stage_blocks must get every entry of a block in one call (MongoDB's block documents)
-
-    def begin_staging(self, table: str, run_id: int) -> None:
-        """Empty the staging of the table's earlier runs that never swapped theirs in (crashed or
-        failed) and of this run, and prepare this run's."""
+        self._apply_changes(changes, checked_changes(changes))
 
     def stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints, sketches=None,
                    row_watermarks: list[str | None] | None = None, skipped: Sequence[Skipped] = (),
                    again: bool = False) -> None:
-        """Stage fingerprint rows (as TableSnapshot has them) and skipped rows of run ``run_id``.
-        Callable from any process given the store's URL; ``again``: these rows may have been
-        staged before (a retried task), replace them."""
-
-    def stage_blocks(self, table: str, run_id: int, entries: BlockEntries, again: bool = False) -> None:
-        """Stage block entries of run ``run_id`` (``again``: as for stage_rows)."""
+        fps = np.asarray(fingerprints, dtype=np.uint64)
+        if len(fps) != len(keys):
+            raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
+        sketches = checked_sketches(table, len(keys), sketches)
+        self._stage_rows(table, run_id, list(keys), fps, sketches, row_watermarks, list(skipped), again)
 
     def replace_table_staged(self, snapshot: TableSnapshot) -> None:
-        """replace_table, with the rows and block entries run ``snapshot.run_id`` staged: the
-        snapshot carries no per-row data (its ``skipped`` are added to the staged ones)."""
+        if len(snapshot.keys) or len(snapshot.blocks):
+            raise StoreError(f"table {snapshot.table!r}: a staged snapshot carries no rows; nothing was written")
+        checked_snapshot(snapshot)
+        self._replace_table_staged(snapshot)
 
-    def close(self) -> None:
-        ...
+
+    # -- the steps each store supplies (its own database's reads and writes) ---------------------
+    def acquire_lock(self, table: str, owner: str, ttl_seconds: float, steal_from: str | None = None) -> None:
+        raise NotImplementedError
+
+    def _group_id_tops(self, table: str) -> tuple[int | None, int | None]:
+        """(the largest group id recorded with the table's state, the largest stored group's)."""
+        raise NotImplementedError
+
+    def _skipped_rows(self, table: str) -> list[Skipped]:
+        raise NotImplementedError
+
+    def _read_decisions(self, table: str, keys: list[str] | None, pending: bool) -> list[Decision]:
+        """In any order; a pair may come twice (found by either key)."""
+        raise NotImplementedError
+
+    def _put_decisions(self, table: str, decisions: list[Decision]) -> None:
+        """One decision a pair, each replacing a stored one on its pair."""
+        raise NotImplementedError
+
+    def _mark_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
+        raise NotImplementedError
+
+    def _delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
+        raise NotImplementedError
+
+    def _replace_table(self, snapshot: TableSnapshot, sketches: np.ndarray | None,
+                       later: Callable[[], dict] | None) -> None:
+        """``snapshot`` checked; ``sketches`` as checked_sketches returned them."""
+        raise NotImplementedError
+
+    def _apply_changes(self, changes: TableChanges, sketches: np.ndarray | None) -> None:
+        raise NotImplementedError
+
+    def _stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints: np.ndarray,
+                    sketches: np.ndarray | None, row_watermarks: list[str | None] | None,
+                    skipped: list[Skipped], again: bool) -> None:
+        raise NotImplementedError
+
+    def _replace_table_staged(self, snapshot: TableSnapshot) -> None:
+        raise NotImplementedError
+
+
+def checked_snapshot(snap: TableSnapshot, groups: bool = True) -> np.ndarray | None:
+    """A full run's result refused before anything is written (fingerprints not aligned with the
+    keys, a key, skipped key or group id given twice, malformed sketches or terms); returns the
+    sketches as checked_sketches does. ``groups``: False where they come later (store_writer)."""
+    t, n = snap.table, len(snap.keys)
+    if n != len(snap.fingerprints):
+        raise StoreError(f"table {t!r}: {n} keys but {len(snap.fingerprints)} fingerprints")
+    unique(t, "row key", snap.keys)
+    unique(t, "skipped row key", [s.key for s in snap.skipped])
+    if groups:
+        unique(t, "group id", [g.id for g in snap.groups])
+    checked_terms(t, snap.terms)
+    return checked_sketches(t, n, snap.sketches)
+
+
+def checked_changes(ch: TableChanges) -> np.ndarray | None:
+    """An incremental run's changes refused before anything is written; returns the added sketches."""
+    t = ch.table
+    if len(ch.add_keys) != len(ch.add_fingerprints):
+        raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(ch.add_fingerprints)} fingerprints to add")
+    unique(t, "added row key", ch.add_keys)
+    return checked_sketches(t, len(ch.add_keys), ch.add_sketches)

@@ -216,6 +216,15 @@ def staging_name(table: str, run_id: int) -> str:
     return f"{STAGING}{int(run_id)}:{table}"
 
 
+def unique(table: str, what: str, items) -> None:
+    """A StoreError naming the first item given twice."""
+    seen: set = set()
+    for item in items:
+        if item in seen:
+            raise StoreError(f"table {table!r}: {what} {item!r} given twice; nothing was written")
+        seen.add(item)
+
+
 def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
     """``sketches`` as a (n_rows, W) uint64 array of any width W, None for none (None, W = 0 or no
     rows: nothing to store); a StoreError if it is not one row of words per row."""

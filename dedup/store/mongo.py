@@ -14,6 +14,7 @@ applied, and the next holder of the table's lock applies them again (dedup.store
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from bson.int64 import Int64
@@ -23,10 +24,10 @@ from pymongo.errors import ConfigurationError, DuplicateKeyError
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, StoreError
 from ..index.groups import Group
-from ..index.keys import key_sort
 from . import mongo_migrate
+from .base import StoreBase
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
-                    signed_hashes, sketch_blobs, to_signed, to_unsigned)
+                    signed_hashes, sketch_blobs, to_signed, to_unsigned, unique)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
 from .mongo_actions import MongoActions
 from .mongo_decisions import MongoDecisions
@@ -35,12 +36,12 @@ from .mongo_lock import MongoLock
 from .mongo_staging import MongoStaging, staged_blocks_name
 from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_docs,
                          group_doc, guarded as _guarded,
-                         group_of, now, plain, sketch_of, skipped_doc, unique, utc)
+                         group_of, now, plain, sketch_of, skipped_doc, utc)
 
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 
 
-class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, MongoLock, MongoStaging):
+class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, MongoLock, MongoStaging, StoreBase):
     def __init__(self, url: str, migrate: bool = True, bucket_size: int = 50_000, client=None):
         self.url = url
         if int(bucket_size) < 1:
@@ -211,10 +212,10 @@ class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, Mon
         return out
 
     @_guarded
-    def max_group_id(self, table: str) -> int:
+    def _group_id_tops(self, table: str) -> tuple[int | None, int | None]:
         doc = self.db.tables.find_one({"_id": table}, {"max_group_id": 1}) or {}
         top = self.db.groups.find_one({"table": table}, {"group_id": 1}, sort=[("group_id", -1)]) or {}
-        return max(int(doc.get("max_group_id") or 0), int(top.get("group_id") or 0))
+        return doc.get("max_group_id"), top.get("group_id")
 
     @_guarded
     def run_changes(self, table: str, run_id: int) -> list[GroupChange]:
@@ -222,22 +223,20 @@ class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, Mon
         return [GroupChange.of(d["group"], d["kinds"], d) for d in docs]
 
     @_guarded
-    def skipped(self, table: str) -> list[Skipped]:
+    def _skipped_rows(self, table: str) -> list[Skipped]:
         docs = self.db.skipped.find({"table": table}, {"_id": 0, "key": 1, "reason": 1, "detail": 1})
-        return sorted((Skipped(d["key"], d["reason"], d.get("detail") or "") for d in docs),
-                      key=lambda s: key_sort(s.key))
+        return [Skipped(d["key"], d["reason"], d.get("detail") or "") for d in docs]
 
     # -- writes --------------------------------------------------------------------------------
     @_guarded
-    def replace_table(self, snap: TableSnapshot) -> None:
-        """New blocks are built aside and renamed over the live collection; the rest is replaced after."""
+    def _replace_table(self, snap: TableSnapshot, sketches: np.ndarray | None, later=None) -> None:
+        """New blocks are built aside and renamed over the live collection; the rest is replaced after.
+        ``later`` is asked at once: with no transaction, the groups are checked before any write."""
+        if later is not None:
+            snap = replace(snap, **later())
+            unique(snap.table, "group id", [g.id for g in snap.groups])
         t, keys = snap.table, list(snap.keys)
         fps = np.asarray(snap.fingerprints, dtype=np.uint64)
-        if len(keys) != len(fps):
-            raise StoreError(f"table {t!r}: {len(keys)} keys but {len(fps)} fingerprints")
-        unique(t, "row key", keys)
-        sketches = checked_sketches(t, len(keys), snap.sketches)
-        self._checked(snap)
         tmp = self._fresh_blocks(t, snap.run_id)
         # whole block documents, loaded with no index but _id's; the indexes are built once, after
         # the rename (which, on a server that copies a renamed collection, need not move them)
@@ -250,11 +249,6 @@ class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, Mon
                 t, keys, fps.view(np.int64).tolist(), sketch_blobs(sketches, len(keys)), snap.row_watermarks)), load=True)
             self.db.skipped.delete_many({"table": t})
         self._replace_rest(snap, rows)
-
-    def _checked(self, snap: TableSnapshot) -> None:
-        unique(snap.table, "skipped row key", [s.key for s in snap.skipped])
-        unique(snap.table, "group id", [g.id for g in snap.groups])
-        checked_terms(snap.table, snap.terms)
 
     def _swap_blocks(self, table: str, run_id: int) -> None:
         """The run's block collection renamed over the live one, indexed, and those of crashed
@@ -292,13 +286,9 @@ class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, Mon
         self._set_state(t, snap.version, snap.watermark, snap.groups)
 
     @_guarded
-    def apply_changes(self, ch: TableChanges) -> None:
+    def _apply_changes(self, ch: TableChanges, _sketches) -> None:
         """The steps of TableChanges in order, each safe to repeat, kept in the journal until all are done."""
         t = ch.table
-        if len(ch.add_keys) != len(ch.add_fingerprints):
-            raise StoreError(f"table {t!r}: {len(ch.add_keys)} keys but {len(ch.add_fingerprints)} fingerprints to add")
-        unique(t, "added row key", ch.add_keys)
-        checked_sketches(t, len(ch.add_keys), ch.add_sketches)
         self._roll_forward(t)  # a cut-short run's changes (none: its lock's taker finished them)
         self._journal(ch)
         self._apply(ch)

@@ -18,7 +18,7 @@ def _decision_of(d: dict) -> Decision:
 
 class MongoDecisions:
     @guarded
-    def decisions(self, table: str, keys: list[str] | None = None, pending: bool = False) -> list[Decision]:
+    def _read_decisions(self, table: str, keys: list[str] | None, pending: bool) -> list[Decision]:
         base: dict = {"table": table, **({"applied_run": None} if pending else {})}
         if keys is None:
             docs = list(self.db.decisions.find(base))
@@ -26,27 +26,24 @@ class MongoDecisions:
             docs = []
             for chunk in chunks(list(dict.fromkeys(keys)), _CHUNK):
                 docs.extend(self.db.decisions.find({**base, "$or": [{"a": {"$in": chunk}}, {"b": {"$in": chunk}}]}))
-        found = {(d["a"], d["b"]): _decision_of(d) for d in docs}
-        return sorted(found.values(), key=lambda x: (x.decided_at is None, x.decided_at, x.pair))
+        return [_decision_of(d) for d in docs]
 
     @guarded
-    def put_decisions(self, table: str, decisions: list[Decision]) -> None:
-        latest = {x.pair: x for x in decisions}
+    def _put_decisions(self, table: str, decisions: list[Decision]) -> None:
         ops = [ReplaceOne({"table": table, "a": x.a, "b": x.b}, {
             "table": table, "a": x.a, "b": x.b, "verdict": x.verdict, "at": utc(x.decided_at), "source": x.source,
             "similarity": x.similarity, "applied_run": x.applied_run, "reviewer": x.reviewer, "note": x.note,
-            "action": x.action}, upsert=True) for x in latest.values()]
+            "action": x.action}, upsert=True) for x in decisions]
         for chunk in chunks(ops, _CHUNK):
             self.db.decisions.bulk_write(chunk, ordered=False)
 
     @guarded
-    def mark_decisions_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
-        ops = [UpdateOne({"table": table, "a": a, "b": b}, {"$set": {"applied_run": int(run_id)}})
-               for a, b in dict.fromkeys(pairs)]
+    def _mark_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
+        ops = [UpdateOne({"table": table, "a": a, "b": b}, {"$set": {"applied_run": run_id}}) for a, b in pairs]
         for chunk in chunks(ops, _CHUNK):
             self.db.decisions.bulk_write(chunk, ordered=False)
 
     @guarded
-    def delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
-        for a, b in dict.fromkeys(pairs):
+    def _delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
+        for a, b in pairs:
             self.db.decisions.delete_one({"table": table, "a": a, "b": b})

@@ -72,12 +72,6 @@ def chunks(items: list, size: int):
         yield items[start:start + size]
 
 
-def unique(table: str, what: str, items) -> None:
-    seen: set = set()
-    for item in items:
-        if item in seen:
-            raise StoreError(f"table {table!r}: {what} {item!r} given twice; nothing was written")
-        seen.add(item)
 
 
 def fingerprint_doc(table: str, key: str, signed_fp: int, sig: bytes | None, wm: str | None = None) -> dict:

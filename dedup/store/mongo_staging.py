@@ -19,7 +19,7 @@ from pymongo import InsertOne
 from pymongo.errors import PyMongoError
 
 from ..errors import StoreError
-from .model import BlockEntries, Skipped, TableSnapshot, checked_sketches, sketch_blobs, staging_name, to_signed
+from .model import BlockEntries, Skipped, TableSnapshot, sketch_blobs, staging_name, to_signed
 from .mongo_docs import KEYS_CHUNK, blocks_name, chunks, fingerprint_docs, guarded, skipped_doc
 
 
@@ -42,14 +42,11 @@ class MongoStaging:
         self._fresh_blocks(table, run_id)
 
     @guarded
-    def stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints, sketches=None,
-                   row_watermarks: list[str | None] | None = None, skipped: Sequence[Skipped] = (),
-                   again: bool = False) -> None:
+    def _stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints: np.ndarray, sketches,
+                    row_watermarks: list[str | None] | None, skipped: Sequence[Skipped], again: bool) -> None:
         name = staging_name(table, run_id)
-        fps = [to_signed(v) for v in np.asarray(fingerprints, dtype=np.uint64).tolist()]
-        if len(fps) != len(keys):
-            raise StoreError(f"table {table!r}: {len(keys)} keys but {len(fps)} fingerprints")
-        sigs = sketch_blobs(checked_sketches(table, len(keys), sketches), len(keys))
+        fps = [to_signed(v) for v in fingerprints.tolist()]
+        sigs = sketch_blobs(sketches, len(keys))
         if again:  # a retried task: its documents go first, then come again
             for coll, ks in ((self.db.fingerprints, keys), (self.db.skipped, [s.key for s in skipped])):
                 for chunk in chunks(list(ks), KEYS_CHUNK):
@@ -68,11 +65,8 @@ class MongoStaging:
         self._bulk(tmp, self._block_docs(entries), load=True)
 
     @guarded
-    def replace_table_staged(self, snap: TableSnapshot) -> None:
+    def _replace_table_staged(self, snap: TableSnapshot) -> None:
         t = snap.table
-        if len(snap.keys) or len(snap.blocks):
-            raise StoreError(f"table {t!r}: a staged snapshot carries no rows; nothing was written")
-        self._checked(snap)
         name = staging_name(t, snap.run_id)
         if staged_blocks_name(t, snap.run_id) not in self.db.list_collection_names():
             raise StoreError(f"table {t!r}: run {snap.run_id} staged no block collection; nothing was written")

@@ -8,10 +8,12 @@ failure or a kill leaves the previous state in place.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import os
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Callable
 
 import numpy as np
 import sqlalchemy as sa
@@ -24,8 +26,9 @@ from ..index.groups import Group, Pair
 from ..index.keys import key_sort
 from . import sql_schema as S
 from . import sql_write as W
+from .base import Store, StoreBase
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
-                    checked_sketches, checked_terms, signed_hashes, to_unsigned)
+                    checked_terms, signed_hashes, to_unsigned)
 from .sql_actions import SqlActions
 from .sql_decisions import SqlDecisions
 from .sql_staging import SqlStaging
@@ -37,7 +40,7 @@ _CHUNK = W.CHUNK  # keys per IN (...)
 _TERMS_CHUNK = 1000
 
 
-class SqlStore(SqlActions, SqlDecisions, SqlStaging):
+class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
     def __init__(self, url: str, migrate: bool = True, read_only: bool = False, **_ignored):
         """``read_only``: open for reading only (report): a SQLite file read-only, nothing created or
         migrated; a store without dedup's tables (or no file at all) reads as empty."""
@@ -74,6 +77,20 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging):
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def concurrent_writer(self) -> Callable[[], Store] | None:
+        """This store opened anew (a forked child cannot share the parent's pooled connections), for
+        a child writing one transaction while the parent reads the last committed results: on a
+        server, or a SQLite file in WAL mode (without WAL, on a file system without shared memory,
+        the child's write would lock the parent's reads out); None for an in-memory SQLite store."""
+        url = self.engine.url
+        if url.get_backend_name() == "sqlite":
+            if url.database in (None, "", ":memory:"):
+                return None
+            with self.engine.connect() as conn:
+                if str(conn.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() != "wal":
+                    return None
+        return functools.partial(SqlStore, self.url, migrate=False)
 
     # -- runs and locks ------------------------------------------------------------------------
     def start_run(self, run: RunRecord) -> int:
@@ -129,9 +146,6 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging):
         if holder is not None:
             raise LockedError(f"table {table!r} is locked by another run ({holder[0]}) until "
                               f"{holder[1]:%Y-%m-%d %H:%M:%S} UTC; try again later", owner=holder[0])
-
-    def renew_lock(self, table: str, owner: str, ttl_seconds: float) -> None:
-        self.acquire_lock(table, owner, ttl_seconds)
 
     def release_lock(self, table: str, owner: str) -> None:
         def write():
@@ -223,14 +237,14 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging):
         query = sa.select(m.row_key, m.group_id).where(m.table_name == table)
         return dict(self._guard(self._select_in, query, m.row_key, keys))
 
-    def max_group_id(self, table: str) -> int:
+    def _group_id_tops(self, table: str) -> tuple[int | None, int | None]:
         def read():
             with self.engine.connect() as conn:
                 stored = conn.execute(sa.select(S.tables.c.max_group_id).where(
                     S.tables.c.table_name == table)).scalar()
                 live = conn.execute(sa.select(sa.func.max(S.groups.c.group_id)).where(
                     S.groups.c.table_name == table)).scalar()
-            return max(stored or 0, live or 0)
+            return stored, live
         return self._guard(read)
 
     def groups(self, table: str, ids: list[int] | None = None) -> list[Group]:
@@ -269,12 +283,12 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging):
             return [GroupChange.of(gid, kinds.split(","), json.loads(detail)) for gid, kinds, detail in rows]
         return [] if self.empty else self._guard(read)
 
-    def skipped(self, table: str) -> list[Skipped]:
+    def _skipped_rows(self, table: str) -> list[Skipped]:
         def read():
             s = S.skipped.c
             with self.engine.connect() as conn:
                 rows = conn.execute(sa.select(s.row_key, s.reason, s.detail).where(s.table_name == table)).all()
-            return sorted((Skipped(k, r, d or "") for k, r, d in rows), key=lambda x: key_sort(x.key))
+            return [Skipped(k, r, d or "") for k, r, d in rows]
         return self._guard(read)
 
     def _select_in(self, query, column, values: list | None, chunk: int = _CHUNK) -> list:
@@ -289,11 +303,8 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging):
             return out
 
     # -- writes --------------------------------------------------------------------------------
-    def replace_table(self, snap: TableSnapshot, later=None) -> None:
-        """``later`` (dedup.runs.store_writer): called inside the transaction once the rows are
-        written, it returns the snapshot's groups and changes, which were still being found."""
-        sketches = checked_sketches(snap.table, len(snap.keys), snap.sketches)
-
+    def _replace_table(self, snap: TableSnapshot, sketches: np.ndarray | None, later=None) -> None:
+        """``later`` is called inside the transaction, once the rows are written."""
         def rows(conn) -> None:
             W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
                        snap.row_watermarks)
@@ -321,12 +332,11 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging):
             W.add_changes(conn, snap.table, snap.run_id, snap.changes)
             W.set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)
 
-    def apply_changes(self, ch: TableChanges) -> None:
+    def _apply_changes(self, ch: TableChanges, sketches: np.ndarray | None) -> None:
         def write():
             t = ch.table
             gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))
             f = S.fingerprints.c
-            sketches = checked_sketches(t, len(ch.add_keys), ch.add_sketches)
             with self.engine.begin() as conn:  # one transaction: blocks always match fingerprints
                 W.remove_blocks(conn, t, ch.remove_blocks)
                 W.remove_blocks(conn, t, ch.add_blocks)

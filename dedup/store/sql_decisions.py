@@ -11,8 +11,8 @@ _CHUNK = 500  # pairs per statement
 
 
 class SqlDecisions:
-    def decisions(self, table: str, keys: list[str] | None = None, pending: bool = False) -> list[Decision]:
-        """The table's decisions (those naming one of ``keys``; only those not yet applied with ``pending``)."""
+    def _read_decisions(self, table: str, keys: list[str] | None, pending: bool) -> list[Decision]:
+        """The table's decisions, in no order (StoreBase.decisions sorts them)."""
         if self.empty:
             return []
         d = S.decisions.c
@@ -26,17 +26,15 @@ class SqlDecisions:
                 rows = self._select_in(query, d.key_a, None)
             else:
                 rows = self._select_in(query, d.key_a, keys) + self._select_in(query, d.key_b, keys)
-            return sorted({Decision(*r) for r in rows}, key=lambda x: (x.decided_at is None, x.decided_at, x.pair))
+            return [Decision(*r) for r in rows]
         return self._guard(read)
 
-    def put_decisions(self, table: str, decisions: list[Decision]) -> None:
-        """Record decisions, each replacing any earlier one on the same pair (not applied yet)."""
+    def _put_decisions(self, table: str, items: list[Decision]) -> None:
+        """One decision a pair, each replacing any earlier one on the same pair."""
         d = S.decisions.c
-        latest = {x.pair: x for x in decisions}
 
         def write():
             with self.engine.begin() as conn:
-                items = list(latest.values())
                 for start in range(0, len(items), _CHUNK):
                     chunk = items[start:start + _CHUNK]
                     conn.execute(S.decisions.delete().where(d.table_name == table, sa.tuple_(d.key_a, d.key_b).in_(
@@ -48,15 +46,15 @@ class SqlDecisions:
                          "action_id": x.action} for x in chunk])
         self._guard(write)
 
-    def mark_decisions_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
+    def _mark_applied(self, table: str, pairs: list[tuple[str, str]], run_id: int) -> None:
         self._update_pairs(table, pairs, lambda q: q.values(applied_run=run_id))
 
-    def delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
+    def _delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
         self._update_pairs(table, pairs, None)
 
     def _update_pairs(self, table: str, pairs: list[tuple[str, str]], update) -> None:
+        """Pairs given once each (StoreBase): updated, or deleted when ``update`` is None."""
         d = S.decisions.c
-        pairs = list(dict.fromkeys(pairs))
 
         def write():
             with self.engine.begin() as conn:

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from ..errors import StoreError
 from . import sql_schema as S
 from . import sql_write as W
-from .model import BlockEntries, Skipped, TableSnapshot, checked_sketches, staging_name
+from .model import BlockEntries, Skipped, TableSnapshot, staging_name
 from .sql_bulk import CHUNK
 
 STAGED = (S.fingerprints, S.skipped, S.blocks)  # the tables a run stages rows in
@@ -42,11 +42,9 @@ class SqlStaging:
         _fits(table, run_id)
         self._guard(write)
 
-    def stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints, sketches=None,
-                   row_watermarks: list[str | None] | None = None, skipped: Sequence[Skipped] = (),
-                   again: bool = False) -> None:
+    def _stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints, sketches,
+                    row_watermarks: list[str | None] | None, skipped: Sequence[Skipped], again: bool) -> None:
         name = staging_name(table, run_id)
-        sketches = checked_sketches(table, len(keys), sketches)
 
         def write():
             with self.engine.begin() as conn:
@@ -69,9 +67,7 @@ class SqlStaging:
                 W.add_blocks(conn, name, entries)
         self._guard(write)
 
-    def replace_table_staged(self, snap: TableSnapshot) -> None:
-        if len(snap.keys) or len(snap.blocks):
-            raise StoreError(f"table {snap.table!r}: a staged snapshot carries no rows; nothing was written")
+    def _replace_table_staged(self, snap: TableSnapshot) -> None:
         name = staging_name(snap.table, snap.run_id)
 
         def rows(conn) -> None:
