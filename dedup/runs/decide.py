@@ -10,8 +10,6 @@ next run of any kind.
 
 from __future__ import annotations
 
-import datetime as _dt
-
 import numpy as np
 
 from ..config.model import Config
@@ -24,9 +22,6 @@ from .locking import table_run
 from .recipe import Recipe
 from .stages import Rows
 
-
-def now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None, microsecond=0)
 
 
 def decide(config: Config, table: str | None, decisions: list[Decision],

@@ -7,11 +7,11 @@ boot and pid namespace and its process is gone.
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 from contextlib import contextmanager
 from typing import Iterator
 
+from ..clock import now
 from ..config.model import Config, TableConfig
 from ..db.source import Source
 from ..errors import DedupError, LockedError
@@ -33,7 +33,7 @@ def table_run(config: Config, table: TableConfig, kind: str) -> Iterator[tuple[S
             log.debug("%s: lock taken by %s", table.name, owner)
             try:
                 with Lease(store, table.name, owner):  # renewed until the run has been recorded
-                    run = RunRecord(table.name, kind, utcnow())
+                    run = RunRecord(table.name, kind, now())
                     store.start_run(run)
                     try:
                         yield source, store, run
@@ -65,6 +65,3 @@ def _finish_failed(store: Store, run: RunRecord, error: BaseException) -> None:
     except DedupError:
         log.debug("could not record the failed run", exc_info=True)
 
-
-def utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)
