@@ -32,7 +32,7 @@ ALLOWED = {
     "store": {"index", "db"},
     "runs": {"config", "db", "index", "store", "text"},
     "eval": {"config", "db", "index", "report", "runs", "store", "text"},
-    "report": {"config", "db", "index", "store", "text"},
+    "report": {"config", "db", "index", "runs", "store", "text"},  # runs: the run summary's keys (runs.summary)
     "demo": set(),
     "web": {"config", "db", "index", "report", "runs", "store", "text"},
 }

@@ -24,7 +24,7 @@ from ..index.decisions import DIFFERENT, SAME, VERDICTS, Action, Decision, Group
 from ..index.keys import key_sort
 from ..store import Store, open_store
 from .decide import refuse_unknown_keys, regroup
-from .incremental import IncrementalResult
+from .results import IncrementalResult
 from .locking import table_run
 from .recipe import Recipe
 

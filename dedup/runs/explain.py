@@ -24,7 +24,7 @@ from ..index.bands import TextVerifier
 from ..index.keys import key_sort
 from ..index.similarity import similarity, sketch_distance
 from ..store import Store
-from .incremental import stored_sketches, stored_recipe
+from .stored import stored_recipe, stored_sketches
 from .recipe import Recipe
 from .rules import pair_rules
 
