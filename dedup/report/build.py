@@ -78,7 +78,8 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
                    for g in chosen],
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
-    return out | _table_notes(table, len(groups) - len(chosen)) | _scope_entries(scope, since_last_run or since_run is not None)
+    since = since_last_run or since_run is not None
+    return out | _table_notes(table, len(groups) - len(chosen)) | _scope_entries(scope, since)
 
 
 def _shown_groups(store: Store, table: str, scope: RunScope | None, group: int | None) -> list[Group]:

@@ -101,8 +101,8 @@ class IncrementalResult(GroupUpdate):
                 new_groups=len(self.new_groups), grown_groups=len(self.grown_groups), shrunk_groups=len(self.shrunk_groups),
                 merged_groups=sum(len(v) for v in self.merges.values()), dissolved_groups=len(self.dissolved),
                 split_groups=len(self.split), rows_left_groups=self.rows_leaving),
-            rows_joining_groups=self.rows_joining, skipped=self.skipped, unreadable=self.unreadable, truncated=self.truncated,
-            truncated_rows=self.truncated_rows, null_watermark=self.null_watermark, unchanged=self.unchanged,
-            lookback_from=self.lookback_from, reconciled=self.reconciled, deleted=self.deleted,
+            rows_joining_groups=self.rows_joining, skipped=self.skipped, unreadable=self.unreadable,
+            truncated=self.truncated, truncated_rows=self.truncated_rows, null_watermark=self.null_watermark,
+            unchanged=self.unchanged, lookback_from=self.lookback_from, reconciled=self.reconciled, deleted=self.deleted,
             unseen_rows=self.unseen_rows, merges=[{"into": k, "from": v} for k, v in sorted(self.merges.items())],
             seconds=self.seconds, started=self.started, sizes=self.sizes, warnings=self.warnings).as_dict()

@@ -80,7 +80,8 @@ def stored_terms(store: Store, table: str, feats: HashedFeatures) -> TermModel:
     """The term counts the last full run stored, for the terms in ``feats``."""
     learned = _learned(store, table)
     if "documents" not in learned:
-        raise ConfigError(f"no term statistics stored for {table!r} (text.idf is on): run `dedup full --table {table}` first")
+        raise ConfigError(f"no term statistics stored for {table!r} (text.idf is on): "
+                          f"run `dedup full --table {table}` first")
     wanted = np.unique(feats.hashes[feats.idf])
     return TermModel.from_counts(int(learned["documents"]), store.term_counts(table, wanted))
 
