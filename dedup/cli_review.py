@@ -185,7 +185,8 @@ def import_decisions(obj: Context, file: str, table: str | None) -> None:
     UTF-16 with its byte order mark; files without the reviewer, note and action columns too), replacing earlier decisions on the same pairs, and regroup.
     A key that names no row of the table's last run is refused (exit 2), nothing imported."""
     from .cli_decide import regrouped
-    from .runs.decide import decide as record, now
+    from .clock import now
+    from .runs.decide import decide as record
 
     config = obj.config()
     name = config.table(table).name

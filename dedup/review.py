@@ -10,7 +10,7 @@ from .config.model import TableConfig
 from .errors import ConfigError
 from .index.clusters import link_path
 from .index.decisions import DIFFERENT, SAME, Decision, ordered
-from .runs.decide import now
+from .clock import now
 from .runs.explain import Scorer
 from .runs.review_pairs import group_pairs  # noqa: F401  (dedup review's list; the workbench's queue too)
 from .store import Store

@@ -6,10 +6,12 @@
   what the pipeline hands them, and from ``index/`` they take only the data types (groups, keys).
 - ``methods/`` holds one type per matching method: it may use ``index/``, ``text/`` and ``config/``.
 - ``runs/`` chains the stages; ``eval/``, ``report/`` and the CLI sit on top.
-- Every room may use ``dedup.errors`` and ``dedup.output_file`` (files written whole) of the top level.
+- Every room may use ``dedup.errors``, ``dedup.output_file`` (files written whole) and ``dedup.clock``
+  (the one clock: stored times cut alike) of the top level.
 
-Also checked: no module of the package or of bench/ is over 400 lines (data files apart), and
-pyproject.toml lists every package of the tree.
+Also checked: no module of the package or of bench/ is over 400 lines (data files apart), no
+function or method of the package is over 60 lines (its decorators apart: cut it into named
+steps), and pyproject.toml lists every package of the tree.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "dedup"
 MAX_LINES = 400
-# room -> the rooms it may import from (besides itself and dedup.errors)
+MAX_FUNCTION_LINES = 60
+# room -> the rooms it may import from (besides itself, dedup.errors, dedup.output_file and dedup.clock)
 ALLOWED = {
     "index": set(),
     "text": {"index", "config"},
@@ -34,7 +37,7 @@ ALLOWED = {
     "methods": {"index", "text", "config"},
     "runs": {"config", "db", "index", "methods", "store", "text"},
     "eval": {"config", "db", "index", "methods", "report", "runs", "store", "text"},
-    "report": {"config", "db", "index", "methods", "store", "text"},
+    "report": {"config", "db", "index", "methods", "runs", "store", "text"},  # runs: the run summary's keys (runs.summary)
     "demo": set(),
     "web": {"config", "db", "index", "methods", "report", "runs", "store", "text"},
 }
@@ -91,7 +94,7 @@ def _violations(name: str, imports: set[str]) -> list[str]:
     for module in sorted(imports):
         target = _room(module)
         if target is None:
-            if module not in ("dedup", "dedup.errors", "dedup.output_file"):
+            if module not in ("dedup", "dedup.errors", "dedup.output_file", "dedup.clock"):
                 out.append(f"{name} (room {room}) imports {module}")
         elif target not in allowed:
             out.append(f"{name} (room {room}) may not import {module}")
@@ -120,6 +123,30 @@ def test_the_rule_catches_forbidden_imports(tmp_path):
 @pytest.mark.parametrize("path", MODULES + sorted((ROOT / "bench").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_is_over_400_lines(path):
     assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+
+
+def _long_functions(source: str) -> list[tuple[str, int]]:
+    """(name, lines) of every function or method in ``source`` longer than MAX_FUNCTION_LINES,
+    from its ``def`` line to its last line; a nested function counts on its own and in its parent."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines = node.end_lineno - node.lineno + 1
+            if lines > MAX_FUNCTION_LINES:
+                out.append((node.name, lines))
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_function_is_over_60_lines(path):
+    assert _long_functions(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_length_rule_catches_a_long_method():
+    body = "".join(f"        x{i} = {i}\n" for i in range(59))
+    source = f"class A:\n    @property\n    def long(self):\n{body}        return 0\n    def short(self):\n        pass\n"
+    assert _long_functions(source) == [("long", 61)]
+    assert _long_functions(source.replace("        x0 = 0\n", "")) == []  # 60 lines is the most
 
 
 def test_pyproject_lists_every_package():

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from helpers import block_entries
 from mongo_fixtures import mongo_live_url, mongo_opener  # noqa: F401  (fixture)
 
+from dedup import clock
 from dedup.index.blocks import BlockLayout
 from dedup.errors import LockedError, StoreError
 from dedup.index.groups import Group, Pair
@@ -488,6 +489,20 @@ def test_a_lock_can_be_stolen_from_a_named_dead_owner(store):
     store.acquire_lock("petitions", "b", 60, steal_from="dead")
     with pytest.raises(LockedError):
         store.acquire_lock("petitions", "dead", 60)
+
+
+def test_the_clocks_times_read_back_as_written(store):
+    """dedup.clock.now is cut to what every store keeps: a run's start, its finish and a lock's
+    expiry (the store's own clock) read back exactly, with no fraction of a second."""
+    started = clock.now()
+    run_id = store.start_run(RunRecord("petitions", "full", started))
+    store.finish_run(run_id, "ok", {"rows": 0})
+    store.acquire_lock("petitions", "me", 60)
+    (run,) = store.runs("petitions")
+    _owner, expires = store.lock_holder("petitions")
+    assert run.started_at == started and started.microsecond == 0 and started.tzinfo is None
+    assert run.finished_at.microsecond == 0 and run.finished_at >= started
+    assert expires.microsecond == 0 and expires >= started + dt.timedelta(seconds=60)
 
 
 def test_the_lock_survives_a_full_run(store):

@@ -119,21 +119,40 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
         problems.add("", "the file must be a mapping with source, store and tables")
         problems.raise_if_any()
     _unknown(data, KEYS[""], "", problems)
-
-    source = _mapping(data, "source", problems, required=True)
-    _unknown(source, KEYS["source"], "source", problems)
-    source_url = _string(source, "url", "source", problems, required=True)
-    batch_size = _integer(source, "batch_size", "source", problems, default=DEFAULT_BATCH_SIZE, minimum=1)
-    max_cell_chars = _integer(source, "max_cell_chars", "source", problems, default=DEFAULT_MAX_CELL_CHARS, minimum=1)
-
-    store = _mapping(data, "store", problems, required=False)
-    _unknown(store, KEYS["store"], "store", problems)
-    store_url = _string(store, "url", "store", problems, required=False) or DEFAULT_STORE_URL
-    bucket_size = _integer(store, "bucket_size", "store", problems, default=DEFAULT_BUCKET_SIZE, minimum=1)
-
+    source = _parse_source(data, problems)
+    store = _parse_store(data, problems)
     match = parse_match(_mapping(data, "match", problems, required=False), problems)
     groups = parse_groups(_mapping(data, "groups", problems, required=False), problems)
+    simhash = _parse_simhash(data, problems)
+    text = _parse_text(data, base_dir, problems)
+    tables = _parse_tables(data, problems, source.pop("max_cell_chars"), match.method)
+    problems.raise_if_any()
+    return Config(
+        source_url=_resolve_sqlite(source.pop("url"), base_dir), store_url=_resolve_sqlite(store.pop("url"), base_dir),
+        **source, **store, **simhash, tables=tables, text=text, match=match, groups=groups,
+        path=None if base_dir is None else base_dir)
 
+
+def _parse_source(data: dict, problems: _Problems) -> dict:
+    """source: its url, batch_size and max_cell_chars."""
+    source = _mapping(data, "source", problems, required=True)
+    _unknown(source, KEYS["source"], "source", problems)
+    return {"url": _string(source, "url", "source", problems, required=True),
+            "batch_size": _integer(source, "batch_size", "source", problems, default=DEFAULT_BATCH_SIZE, minimum=1),
+            "max_cell_chars": _integer(source, "max_cell_chars", "source", problems, default=DEFAULT_MAX_CELL_CHARS,
+                                       minimum=1)}
+
+
+def _parse_store(data: dict, problems: _Problems) -> dict:
+    """store: its url (default: an SQLite file) and bucket_size."""
+    store = _mapping(data, "store", problems, required=False)
+    _unknown(store, KEYS["store"], "store", problems)
+    return {"url": _string(store, "url", "store", problems, required=False) or DEFAULT_STORE_URL,
+            "bucket_size": _integer(store, "bucket_size", "store", problems, default=DEFAULT_BUCKET_SIZE, minimum=1)}
+
+
+def _parse_simhash(data: dict, problems: _Problems) -> dict:
+    """simhash: the Config fields of the SimHash recipe (distance, blocks, sketch bits, verification)."""
     simhash = _mapping(data, "simhash", problems, required=False)
     _unknown(simhash, KEYS["simhash"], "simhash", problems)
     max_distance = _integer(simhash, "max_distance", "simhash", problems, default=DEFAULT_MAX_DISTANCE, minimum=0)
@@ -163,7 +182,13 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
             or not -1 <= min_field_similarity <= 1:
         problems.add("simhash.min_field_similarity", "must be a number from -1 to 1")
         min_field_similarity = DEFAULT_MIN_FIELD_SIMILARITY
+    return {"max_distance": max_distance, "blocks": blocks, "sketch_bits": sketch_bits,
+            "min_similarity": None if min_similarity is None else float(min_similarity),
+            "min_field_similarity": float(min_field_similarity)}
 
+
+def _parse_text(data: dict, base_dir: Path | None, problems: _Problems) -> TextConfig:
+    """text: stopwords file, segmenter, workers and the term weighting."""
     text = _mapping(data, "text", problems, required=False)
     _unknown(text, KEYS["text"], "text", problems)
     stopwords = _string(text, "stopwords", "text", problems, required=False)
@@ -189,33 +214,20 @@ def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config"
     if tf not in TF_MODES:
         problems.add("text.tf", "must be log or raw")
         tf = DEFAULT_TF
+    return TextConfig(stopwords=stop_path, hmm=hmm, segmenter=segmenter, workers=workers, idf=idf, tf=tf)
 
+
+def _parse_tables(data: dict, problems: _Problems, max_cell_chars: int, method: str) -> dict[str, TableConfig]:
+    """tables: each configured table (at least one)."""
     tables_raw = _mapping(data, "tables", problems, required=True)
     tables: dict[str, TableConfig] = {}
     if isinstance(tables_raw, dict) and not tables_raw and "tables" in data:
         problems.add("tables", "configure at least one table")
     for tname, traw in (tables_raw or {}).items():
-        t = _parse_table(str(tname), traw, problems, max_cell_chars, match.method)
+        t = _parse_table(str(tname), traw, problems, max_cell_chars, method)
         if t is not None:
             tables[t.name] = t
-
-    problems.raise_if_any()
-    return Config(
-        source_url=_resolve_sqlite(source_url, base_dir),
-        store_url=_resolve_sqlite(store_url, base_dir),
-        max_distance=max_distance,
-        blocks=blocks,
-        sketch_bits=sketch_bits,
-        min_similarity=None if min_similarity is None else float(min_similarity),
-        min_field_similarity=float(min_field_similarity),
-        batch_size=batch_size,
-        bucket_size=bucket_size,
-        tables=tables,
-        text=TextConfig(stopwords=stop_path, hmm=hmm, segmenter=segmenter, workers=workers, idf=idf, tf=tf),
-        match=match,
-        groups=groups,
-        path=None if base_dir is None else base_dir,
-    )
+    return tables
 
 
 def _parse_table(name: str, raw: Any, problems: _Problems, max_cell_chars: int,

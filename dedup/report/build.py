@@ -57,16 +57,11 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
         return {"table": table.name, "max_distance": config.max_distance, "match": config.match.method,
                 "groups": [], "skipped": [],
                 "note": "no run has been recorded for this table yet: run `dedup full` first"}
-    groups = store.groups(table.name)
     scope = None
     if since_last_run or run is not None or since_run is not None:
-        scope = run_scope(store, table.name, run if since_run is None else since_run, groups, since_run is not None)
-        groups = scope.groups
-    if group is not None:
-        groups = [g for g in groups if g.id == group]
-        if not groups:
-            raise ConfigError(f"table {table.name!r} has no group {group}" + (" changed by that run" if scope else "")
-                              + " (`dedup report` lists the groups)")
+        scope = run_scope(store, table.name, run if since_run is None else since_run, store.groups(table.name),
+                          since_run is not None)
+    groups = _shown_groups(store, table.name, scope, group)
     chosen = [g for g in order_groups(groups, sort) if g.size >= min_size]
     chosen = chosen if limit is None else chosen[:max(limit, 0)]
     columns = tuple(dict.fromkeys((*table.display, *([table.date_column] if table.date_column else []),
@@ -75,26 +70,50 @@ def build_report(store: Store, config: Config, table: TableConfig, source: Sourc
     values = source.fetch(keys, columns) if source is not None else {}
     scored = scorer.pairs([(p.a, p.b) for g in chosen for p in g.pairs]) if scorer is not None and chosen else {}
     decided = _decisions_by_key(store, table.name, keys)
-    out_groups = [_group_entry(g, values, table, columns, source is not None, scored, decided, scope)
-                  for g in chosen]
     out = {
         "table": table.name,
         "max_distance": int(state.version.get("max_distance", config.max_distance)),
         "match": state.version.get("match", "simhash"),  # the recipe that made the stored groups
-        "groups": out_groups,
+        "groups": [_group_entry(g, values, table, columns, source is not None, scored, decided, scope)
+                   for g in chosen],
         "skipped": [{"key": s.key, "reason": s.reason, "detail": s.detail} for s in store.skipped(table.name)],
     }
+    since = since_last_run or since_run is not None
+    return out | _table_notes(table, len(groups) - len(chosen)) | _scope_entries(scope, since)
+
+
+def _shown_groups(store: Store, table: str, scope: RunScope | None, group: int | None) -> list[Group]:
+    """The stored groups, or those of the run ``scope``; only group ``group`` when it is given."""
+    groups = store.groups(table) if scope is None else scope.groups
+    if group is None:
+        return groups
+    groups = [g for g in groups if g.id == group]
+    if not groups:
+        raise ConfigError(f"table {table!r} has no group {group}" + (" changed by that run" if scope else "")
+                          + " (`dedup report` lists the groups)")
+    return groups
+
+
+def _table_notes(table: TableConfig, omitted: int) -> dict:
+    """The report's date column, labels and count of groups left out, where there are any."""
+    out: dict = {}
     if table.date_column:
         out["date_column"] = table.date_column
     if table.labels:
         out["labels"] = dict(table.labels)
-    if len(chosen) < len(groups):
-        out["omitted_groups"] = len(groups) - len(chosen)
-    if scope is not None:
-        out["run"] = scope.describe()
-        out["gone"] = [{"group": c.group, "rows": c.removed, "merged_into": c.merged_into} for c in scope.gone]
-        if since_last_run or since_run is not None:
-            out["since_run"] = out["run"]
+    if omitted > 0:
+        out["omitted_groups"] = omitted
+    return out
+
+
+def _scope_entries(scope: RunScope | None, since: bool) -> dict:
+    """``run`` (and with ``since`` the same as ``since_run``) and the ``gone`` groups of a run's report."""
+    if scope is None:
+        return {}
+    out = {"run": scope.describe(),
+           "gone": [{"group": c.group, "rows": c.removed, "merged_into": c.merged_into} for c in scope.gone]}
+    if since:
+        out["since_run"] = out["run"]
     return out
 
 

@@ -9,12 +9,14 @@ from ..config.model import Config
 from ..errors import ConfigError
 from ..index.groups import Group
 from ..store import GroupChange, RunRecord, Store, iso_utc, open_store
+from ..runs.summary import CHANGE_COUNTS
 from ..store.model import CHANGE_KINDS
 from .cells import visible
 
-# summary keys of a run's change counts (dedup.runs.lineage.counts), with the `dedup runs` column of each
-COUNTS = (("new_groups", "new"), ("grown_groups", "grown"), ("merged_groups", "merged"), ("split_groups", "split"),
-          ("shrunk_groups", "shrunk"), ("dissolved_groups", "gone"), ("rows_left_groups", "left"))
+# the `dedup runs` column of each change count of a run's summary (dedup.runs.summary)
+COLUMNS = {"new_groups": "new", "grown_groups": "grown", "merged_groups": "merged", "split_groups": "split",
+           "shrunk_groups": "shrunk", "dissolved_groups": "gone", "rows_left_groups": "left"}
+COUNTS = tuple((k, COLUMNS[k]) for k in CHANGE_COUNTS)  # a count without a column fails at import
 ALL_RUNS = 1_000_000  # a store's whole history (one cron run a night for thousands of years)
 
 

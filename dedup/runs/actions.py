@@ -17,13 +17,14 @@ import secrets
 from dataclasses import dataclass, field
 from itertools import combinations, product
 
+from ..clock import now
 from ..config.model import Config
 from ..errors import ConfigError
 from ..index.decisions import DIFFERENT, SAME, VERDICTS, Action, Decision, GroupNote, ordered
 from ..index.keys import key_sort
 from ..store import Store, open_store
-from .decide import now, refuse_unknown_keys, regroup
-from .incremental import IncrementalResult
+from .decide import refuse_unknown_keys, regroup
+from .results import IncrementalResult
 from .locking import table_run
 from .recipe import Recipe
 

@@ -10,23 +10,16 @@ next run of any kind.
 
 from __future__ import annotations
 
-import datetime as _dt
-
-import numpy as np
-
 from ..config.model import Config
 from ..errors import ConfigError
 from ..index.decisions import Decision
 from ..index.keys import key_sort
 from ..store import Store
-from .incremental import IncrementalResult, mark_applied, plan_changes, stored_recipe, stored_sketches
+from .changes import Batch, mark_applied, plan_changes
 from .locking import table_run
 from .recipe import Recipe
-from .stages import Rows
-
-
-def now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None, microsecond=0)
+from .results import IncrementalResult
+from .stored import stored_recipe
 
 
 def decide(config: Config, table: str | None, decisions: list[Decision],
@@ -72,14 +65,11 @@ def regroup(store: Store, recipe: Recipe, run_id: int, again: list[str] = ()) ->
     decisions = store.decisions(name)
     if not any(d.applied_run is None for d in decisions) and not again:
         store.finish_run(run_id, "ok", {"table": name, "decisions": 0})
-        return IncrementalResult(name, run_id=run_id)
-    fp = store.fingerprints(name, sorted(set(again), key=key_sort))
-    keys = [k for k in sorted(set(again), key=key_sort) if k in fp]
-    rows = Rows(keys, None, [], 0, state.watermark, row_watermarks=store.row_watermarks(name, keys) if keys else {})
-    changes, result = plan_changes(store, recipe, rows, stored_sketches(store, name, keys, fp, recipe.width), run_id,
-                                   state.version, decisions)
-    changes.watermark = state.watermark
-    store.apply_changes(changes)
+        return IncrementalResult(table=name, run_id=run_id)
+    plan = plan_changes(store, recipe, Batch.stored(store, recipe, list(again), state.watermark), run_id=run_id,
+                        version=state.version, decisions=decisions)
+    store.apply_changes(plan.changes)
     mark_applied(store, name, decisions, run_id)
+    result = IncrementalResult(**vars(plan.update), table=name, run_id=run_id)
     store.finish_run(run_id, "ok", {**result.summary(), "decisions": sum(d.applied_run is None for d in decisions)})
     return result

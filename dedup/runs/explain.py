@@ -22,7 +22,7 @@ from ..config.model import Config, TableConfig
 from ..errors import ConfigError
 from ..index.keys import key_sort
 from ..store import Store
-from .incremental import stored_recipe, stored_sketches
+from .stored import stored_recipe, stored_sketches
 from .recipe import Recipe
 from .rules import pair_rules
 

@@ -8,73 +8,29 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
 
 from ..config.model import Config, GroupsConfig
 from ..db.source import Source
-from ..errors import ConfigError
-from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group
 from ..index.pairs import distinct_rows
 from ..store import Skipped, Store, TableSnapshot, TermCounts, iso_utc
 from ..text.terms import TermModel
 from . import sizes
-from .lineage import counts, describe, keep_ids
 from .clock import StageClock
+from .featurise import featurise_table
+from .lineage import counts, describe, keep_ids
 from .locking import table_run
 from .parallel import resolve_workers
-from .recipe import LEARNED, Recipe, extra_words, fingerprints_of
-from .stages import Progress, Rows, read_rows
+from .recipe import Recipe, extra_words, fingerprints_of
+from .results import FullResult
+from .stages import Progress, Rows
 from .store_writer import StoreWriter, writing_beside
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class FullResult:
-    """What a full run found, as it was stored."""
-
-    table: str
-    keys: list[str] = field(default_factory=list)
-    fingerprints: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))
-    sketches: np.ndarray = field(default_factory=lambda: np.empty((0, 1), np.uint64))  # word 0 = fingerprint
-    terms: TermModel | None = None  # the IDF counts used (learned by a full run)
-    groups: list[Group] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    rows_read: int = 0
-    watermark: dict | None = None
-    seconds: float = 0.0
-    truncated: int = 0  # text cells cut to source.max_cell_chars
-    null_keys: int = 0  # rows not read: their key is NULL
-    run_id: int | None = None
-    changes: dict = field(default_factory=dict)  # lineage.counts: groups new, grown, merged... since the stored ones
-    truncated_rows: list[str] = field(default_factory=list)  # keys of rows with a cell cut (the first 100)
-    stages: dict[str, float] = field(default_factory=dict)  # wall-clock seconds per stage (dedup.runs.clock)
-    stages_cpu: dict[str, float] = field(default_factory=dict)  # the main process's CPU seconds per stage
-    fingerprinted: int | None = None  # rows fingerprinted, when ``keys`` does not hold them (dedup.runs.spark)
-    started: str | None = None  # when the run started, ISO 8601 UTC (set as it is recorded)
-    sizes: dict | None = None  # the groups' size profile (dedup.runs.sizes)
-    warnings: list[str] = field(default_factory=list)  # group sizes that look wrong (dedup.runs.sizes)
-
-    @property
-    def rows_in_groups(self) -> int:
-        return sum(g.size for g in self.groups)
-
-    def summary(self) -> dict:
-        reasons = [s.reason for s in self.skipped]
-        return {
-            "table": self.table, "run": self.run_id, "rows": self.rows_read,
-            "fingerprinted": len(self.keys) if self.fingerprinted is None else self.fingerprinted,
-            "groups": len(self.groups), "rows_in_groups": self.rows_in_groups,
-            "skipped_no_features": reasons.count("no_features"), "unreadable": reasons.count("unreadable"),
-            "duplicate_keys": reasons.count("duplicate_key"), "null_keys": self.null_keys,
-            "bad_keys": reasons.count("bad_key"), "truncated": self.truncated, "truncated_rows": self.truncated_rows,
-            **self.changes, "seconds": round(self.seconds, 3), "started": self.started,
-            "sizes": self.sizes, "warnings": self.warnings,
-        }
 
 
 def run_full(config: Config, table: str | None = None, progress: Progress | None = None,
@@ -92,18 +48,9 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
     with table_run(config, recipe.table, "full", source=source, store=store) as (source, store, run):
         if on_total is not None:
             on_total(source.count())
-        with clock.stage("read+featurise"):
-            rows = read_rows(source, recipe, progress, workers=resolve_workers(config.text.workers))
-        with clock.stage("sketch"):
-            terms = None
-            if recipe.idf:
-                terms = stored_terms(store, recipe.table.name, rows.features) if keep_terms \
-                    else TermModel.learn(rows.features)
-            recipe = stored_content(store, recipe, rows.features) if keep_terms else recipe.learn_content(rows.features)
-            sketches = recipe.sketch(rows.features, terms)
-            recipe = learned(recipe, sketches)
-        rows = replace(rows, features=None)  # the sketches hold what is needed: the features' arrays
-        # (about 1.4 KB a row) are freed before the pairs, groups and store write
+        featured = featurise_table(source, recipe, progress=progress, workers=resolve_workers(config.text.workers),
+                                   clock=clock, stored=store if keep_terms else None)
+        rows, sketches, recipe, terms = featured.rows, featured.sketches, featured.recipe, featured.terms
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
             distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
@@ -114,16 +61,6 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
             return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
                               distinct, writer, config.groups)
-
-
-def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
-    """The recipe with what its scheme learns from the whole table's sketches; hot keys are logged."""
-    recipe = recipe.learn(sketches)
-    hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
-    if hot:
-        log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
-                    "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
-    return recipe
 
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray,
@@ -148,9 +85,11 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
             snap = rows_snapshot(base, recipe, rows, sketches, distinct)
         with clock.stage("store"):
             store.replace_table(snap)
-    result = FullResult(recipe.table.name, rows.keys, fps, sketches, terms, groups, rows.skipped,
-                        rows.rows_read, rows.watermark, time.perf_counter() - started, rows.truncated, rows.null_keys,
-                        run.id, counts(changes, rows_left), rows.truncated_rows, clock.seconds, clock.cpu)
+    result = FullResult(
+        table=recipe.table.name, keys=rows.keys, fingerprints=fps, sketches=sketches, terms=terms, groups=groups,
+        skipped=rows.skipped, rows_read=rows.rows_read, watermark=rows.watermark, seconds=time.perf_counter() - started,
+        truncated=rows.truncated, null_keys=rows.null_keys, run_id=run.id, changes=counts(changes, rows_left),
+        truncated_rows=rows.truncated_rows, stages=clock.seconds, stages_cpu=clock.cpu)
     return finish_full(store, run, result, decisions, clock, limits)
 
 
@@ -207,21 +146,3 @@ def finish_full(store: Store, run, result: FullResult, decisions=(), clock: Stag
     result.started = iso_utc(run.started_at)
     store.finish_run(run.id, "ok", result.summary())
     return result
-
-
-def stored_content(store: Store, recipe: Recipe, feats: HashedFeatures) -> Recipe:
-    """The recipe with the common content features the last full run stored, for those in ``feats``."""
-    state = store.state(recipe.table.name)
-    learned = (state.version.get(LEARNED) if state is not None else None) or {}
-    return recipe.stored_content(learned.get("content_documents"),
-                                 lambda keys: store.term_counts(recipe.table.name, keys), feats)
-
-
-def stored_terms(store: Store, table: str, feats: HashedFeatures) -> TermModel:
-    """The term counts the last full run stored, for the terms in ``feats``."""
-    state = store.state(table)
-    learned = (state.version.get(LEARNED) if state is not None else None) or {}
-    if "documents" not in learned:
-        raise ConfigError(f"no term statistics stored for {table!r} (text.idf is on): run `dedup full --table {table}` first")
-    wanted = np.unique(feats.hashes[feats.idf])
-    return TermModel.from_counts(int(learned["documents"]), store.term_counts(table, wanted))

@@ -16,6 +16,7 @@ from collections import Counter
 from ..index.groups import Group
 from ..index.keys import key_sort
 from ..store.model import CHANGE_KINDS, GroupChange
+from .summary import ChangeCounts
 
 
 def keep_ids(new: list[Group], old: list[Group], next_id: int, run_id: int) -> None:
@@ -88,9 +89,8 @@ def counts(changes: list[GroupChange], rows_left: int) -> dict:
     """The change counts of a run's summary (the columns of `dedup runs`)."""
     n = Counter(k for c in changes for k in c.kinds)
     merged = sum(1 for c in changes if c.merged_into is not None)
-    return {"new_groups": n["new"], "grown_groups": n["grown"], "shrunk_groups": n["shrunk"],
-            "merged_groups": merged, "split_groups": n["split"], "dissolved_groups": n["gone"] - merged,
-            "rows_left_groups": rows_left}
+    return ChangeCounts(new_groups=n["new"], grown_groups=n["grown"], shrunk_groups=n["shrunk"], merged_groups=merged,
+                        split_groups=n["split"], dissolved_groups=n["gone"] - merged, rows_left_groups=rows_left).as_dict()
 
 
 def _main(where: Counter) -> int | None:

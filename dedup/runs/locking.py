@@ -7,12 +7,12 @@ boot and pid namespace and its process is gone.
 
 from __future__ import annotations
 
-import datetime as _dt
 import logging
 from contextlib import AbstractContextManager as ContextManager
 from contextlib import contextmanager, nullcontext
 from typing import Callable, Iterator
 
+from ..clock import now
 from ..config.model import Config, TableConfig
 from ..db.source import Source
 from ..errors import LockedError
@@ -36,7 +36,7 @@ def table_run(config: Config, table: TableConfig, kind: str, *, source: Source |
         log.debug("%s: lock taken by %s", table.name, owner)
         try:
             with Lease(store, table.name, owner), \
-                    store.session(table.name, RunRecord(table.name, kind, utcnow())) as session:
+                    store.session(table.name, RunRecord(table.name, kind, now())) as session:
                 # the lease is renewed until the run has been recorded; the session records it failed
                 # if an error escapes (Ctrl-C and SIGTERM too), then it is raised as it was
                 yield source, store, session.run
@@ -61,5 +61,3 @@ def _take_lock(store: Store, table: str, owner: str) -> None:
         store.acquire_lock(table, owner, lease.LEASE_SECONDS, steal_from=e.owner)
 
 
-def utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)

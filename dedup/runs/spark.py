@@ -50,9 +50,11 @@ from ..index.decisions import decided_keys
 from ..index.groups import Pair
 from .lineage import counts
 from ..text.terms import TermModel
-from .full import FullResult, finish_full, learned, settle_groups, snapshot
+from .featurise import learned
+from .full import finish_full, settle_groups, snapshot
 from .locking import table_run
 from .recipe import Recipe
+from .results import FullResult
 from .spark_parts import Part, info_of, kept, merged, merged_terms, read_part, repeated_keys, sketched
 from .spark_search import ENTRY, PAIR, searched
 from .spark_stage import stage_entries, stage_part
@@ -86,8 +88,6 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
     """A full run on Spark; the groups and the store are those of ``dedup.runs.full.run_full``
     (the result holds no per-row data: ``keys`` and ``sketches`` are empty, ``fingerprinted``
     counts the rows)."""
-    from pyspark import StorageLevel
-
     recipe = Recipe.of(config, table)
     if recipe.method.learns_content:
         raise ConfigError(f"{recipe.table.name}: --engine spark does not learn what the table shares yet "
@@ -97,62 +97,84 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
     spark = spark or spark_session(master)
     sc = spark.sparkContext
     with table_run(config, recipe.table, "full") as (source, store, run):
-        cuts = source.split_keys(partitions or 2 * sc.defaultParallelism)
-        ranges = list(enumerate(zip([None, *cuts], [*cuts, None])))
-        tname, token = recipe.table.name, uuid.uuid4().hex
-        parts = sc.parallelize(ranges, len(ranges)).map(lambda r: read_part(config, tname, *r))
-        terms, featured = None, parts
-        if recipe.idf:  # the term counts of the whole table first: the features are kept for the sketches
-            featured = parts.cache()
-            terms = merged_terms(featured.map(lambda p: TermModel.learn(p.rows.features)).collect())
-        parts = featured.map(lambda p: sketched(config, tname, p, terms)).persist(StorageLevel.MEMORY_AND_DISK)
-        infos = parts.map(info_of).collect()
-        featured.unpersist()
-        got = merged(infos, repeated_keys(parts))
-        drop, twice, width = got.drop, got.twice, max((i.width for i in infos), default=recipe.width)
-        log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, got.rows.rows_read, len(ranges),
-                  time.perf_counter() - started)
+        tname = recipe.table.name
+        parts, terms, got, width = _sketched_parts(sc, config, recipe, source.split_keys(
+            partitions or 2 * sc.defaultParallelism), started)
         if recipe.learns:
-            recipe = learned(recipe, signature_rows(parts, drop, recipe.words, width))
-
-        # the executors stage the rows and, once the learned recipe names the blocks, the entries
+            recipe = learned(recipe, signature_rows(parts, got.drop, recipe.words, width))
         store.begin_staging(tname, run.id)
-        target = (config.store_url, config.bucket_size, tname, run.id)
-        parts.foreach(lambda p: stage_part(target, p, drop, twice))
-        keyed = parts.flatMap(lambda p: keyed_rows(p, drop))
-        found = searched(keyed, (token, config, tname, recipe.learned, width)).persist(StorageLevel.MEMORY_AND_DISK)
-        entries = found.filter(lambda t: t[0] == ENTRY).map(lambda t: t[1])
-        whole = store.whole_blocks
-        if whole:
-            entries = entries.map(lambda e: (e[0], (e[1], e[2]))).groupByKey()
-        entries.foreachPartition(lambda it: stage_entries(target, it, whole))
-        pairs = found.filter(lambda t: t[0] == PAIR).map(lambda t: t[1]).distinct().collect()
-        found.unpersist()
-        log.debug("%s: rows staged, %d verified pairs, %.1f s", tname, len(pairs), time.perf_counter() - started)
-
+        keyed, pairs = _staged_and_searched(parts, store, config, recipe, run.id, got, width, started)
         decisions = store.decisions(tname)
-        fp_of = {k: fp for a, b, _d, fa, fb in pairs for k, fp in ((a, fa), (b, fb))}
-        if decisions:  # the decided rows' fingerprints too: a pair decided alike may be no found pair
-            wanted = decided_keys(decisions)
-            fp_of.update(keyed.filter(lambda kv: kv[0] in wanted).map(
-                lambda kv: (kv[0], int(np.frombuffer(kv[1], np.uint64, 1)[0]))).collect())
-        check = None
-        if recipe.clustering == "star":  # the paired rows' sketches: star clustering verifies (centre, row)
-            paired = set(fp_of)
-            sketch_of = dict(keyed.filter(lambda kv: kv[0] in paired).collect())
-            check = recipe.centre_check(lambda ks: np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks]))
+        groups = _groups(recipe, keyed, pairs, decisions)
         parts.unpersist()
-        groups = recipe.grouped(list(fp_of), np.fromiter(fp_of.values(), np.uint64, len(fp_of)),
-                                [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions, check)
         changes, rows_left = settle_groups(store, run, tname, groups)
         store.replace_table_staged(snapshot(run, recipe, terms, groups, changes, got.extra, got.rows.watermark))
         log.debug("%s: %d groups, staging swapped in, %.1f s", tname, len(groups), time.perf_counter() - started)
         r = got.rows
-        result = FullResult(tname, terms=terms, groups=groups, skipped=r.skipped, rows_read=r.rows_read,
+        result = FullResult(table=tname, terms=terms, groups=groups, skipped=r.skipped, rows_read=r.rows_read,
                             watermark=r.watermark, seconds=time.perf_counter() - started, truncated=r.truncated,
                             null_keys=r.null_keys, run_id=run.id, changes=counts(changes, rows_left),
                             truncated_rows=r.truncated_rows, fingerprinted=got.fingerprinted)
         return finish_full(store, run, result, decisions, limits=config.groups)
+
+
+def _sketched_parts(sc, config: Config, recipe: Recipe, cuts: list, started: float):
+    """Step 1: the key ranges read and sketched in the executors (an RDD of Parts, persisted), the
+    table's term counts under IDF, the parts merged as one read (Merged) and the sketches' width."""
+    from pyspark import StorageLevel
+
+    ranges = list(enumerate(zip([None, *cuts], [*cuts, None])))
+    tname = recipe.table.name
+    parts = sc.parallelize(ranges, len(ranges)).map(lambda r: read_part(config, tname, *r))
+    terms, featured = None, parts
+    if recipe.idf:  # the term counts of the whole table first: the features are kept for the sketches
+        featured = parts.cache()
+        terms = merged_terms(featured.map(lambda p: TermModel.learn(p.rows.features)).collect())
+    parts = featured.map(lambda p: sketched(config, tname, p, terms)).persist(StorageLevel.MEMORY_AND_DISK)
+    infos = parts.map(info_of).collect()
+    featured.unpersist()
+    got = merged(infos, repeated_keys(parts))
+    log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, got.rows.rows_read, len(ranges),
+              time.perf_counter() - started)
+    return parts, terms, got, max((i.width for i in infos), default=recipe.width)
+
+
+def _staged_and_searched(parts, store, config: Config, recipe: Recipe, run_id: int, got, width: int, started: float):
+    """Steps 2 and 3: the executors stage the rows and, once the learned recipe names the blocks,
+    the entries; the (key, sketch bytes) RDD and the verified pairs (a, b, distance, fp a, fp b)."""
+    from pyspark import StorageLevel
+
+    tname, token = recipe.table.name, uuid.uuid4().hex
+    target = (config.store_url, config.bucket_size, tname, run_id)
+    drop, twice = got.drop, got.twice
+    parts.foreach(lambda p: stage_part(target, p, drop, twice))
+    keyed = parts.flatMap(lambda p: keyed_rows(p, drop))
+    found = searched(keyed, (token, config, tname, recipe.learned, width)).persist(StorageLevel.MEMORY_AND_DISK)
+    entries = found.filter(lambda t: t[0] == ENTRY).map(lambda t: t[1])
+    whole = store.whole_blocks
+    if whole:
+        entries = entries.map(lambda e: (e[0], (e[1], e[2]))).groupByKey()
+    entries.foreachPartition(lambda it: stage_entries(target, it, whole))
+    pairs = found.filter(lambda t: t[0] == PAIR).map(lambda t: t[1]).distinct().collect()
+    found.unpersist()
+    log.debug("%s: rows staged, %d verified pairs, %.1f s", tname, len(pairs), time.perf_counter() - started)
+    return keyed, pairs
+
+
+def _groups(recipe: Recipe, keyed, pairs: list, decisions) -> list:
+    """Step 4: the groups of the verified pairs, made on the driver as the local run makes them."""
+    fp_of = {k: fp for a, b, _d, fa, fb in pairs for k, fp in ((a, fa), (b, fb))}
+    if decisions:  # the decided rows' fingerprints too: a pair decided alike may be no found pair
+        wanted = decided_keys(decisions)
+        fp_of.update(keyed.filter(lambda kv: kv[0] in wanted).map(
+            lambda kv: (kv[0], int(np.frombuffer(kv[1], np.uint64, 1)[0]))).collect())
+    check = None
+    if recipe.clustering == "star":  # the paired rows' sketches: star clustering verifies (centre, row)
+        paired = set(fp_of)
+        sketch_of = dict(keyed.filter(lambda kv: kv[0] in paired).collect())
+        check = recipe.centre_check(lambda ks: np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks]))
+    return recipe.grouped(list(fp_of), np.fromiter(fp_of.values(), np.uint64, len(fp_of)),
+                          [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions, check)
 
 
 def keyed_rows(part: Part, drop: set[str]) -> list[tuple[str, bytes]]:

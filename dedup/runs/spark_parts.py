@@ -109,10 +109,10 @@ def merged(infos: list[PartInfo], repeats: dict[str, int]) -> Merged:
                   for k in sorted(twice, key=key_sort)]
     drop = twice | ({NULL_KEY} if nulls else set())
     dropped = sum(n for k, n in repeats.items() if k in drop)
-    rows = Rows([], None, skipped + extra, sum(i.rows_read for i in infos), _furthest_mark(
-        [i.watermark for i in infos if i.watermark is not None]), sum(i.truncated for i in infos), 0,
-        infos[0].null_keys if infos else 0,
-        truncated_rows=[k for i in infos for k in i.truncated_rows][:TRUNCATED_LISTED])
+    rows = Rows(keys=[], features=None, skipped=skipped + extra, rows_read=sum(i.rows_read for i in infos),
+                watermark=_furthest_mark([i.watermark for i in infos if i.watermark is not None]),
+                truncated=sum(i.truncated for i in infos), null_keys=infos[0].null_keys if infos else 0,
+                truncated_rows=[k for i in infos for k in i.truncated_rows][:TRUNCATED_LISTED])
     return Merged(rows, sum(i.keys for i in infos) - dropped, drop, twice, extra)
 
 

@@ -49,7 +49,7 @@ def recorded_key(key: str) -> str:
     return (text if len(text) <= MAX_KEY_CHARS - 14 else text[:MAX_KEY_CHARS - 15] + "…") + "#" + digest
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Rows:
     """What one read gave: the rows with features (``keys``, ``features``), the rows set aside, how
     many rows were read, and where the read ended in (watermark, key) order (None: no watermark)."""
@@ -114,91 +114,124 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
     as ``unchanged``). ``null_since``: count the rows whose key is NULL past this position instead
     of ``since`` (an incremental run: past the stored watermark, not from the start of its lookback
     window)."""
-    wm_col, key_col = source.config.watermark, source.config.key
-    keys: list[str] = []
-    skipped: list[Skipped] = []
-    parts: list[HashedFeatures] = []
-    truncated: list[tuple[str, str, int]] = []
-    seen = KeyCheck()
-    read = unchanged = 0
-    last: tuple | None = None
-    row_wms: dict[str, str | None] = {}
-
-    def take(outputs) -> None:
-        nonlocal read
-        for (batch_keys, feats, batch_skipped), n in outputs:
-            keys.extend(batch_keys)
-            parts.append(feats)
-            skipped.extend(batch_skipped)
-            read += n
-            if progress is not None:
-                progress(n)
-
+    read = _Read(source, progress, select)
     with Featurizing(recipe.featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
-            if by_watermark:  # (watermark, key) order: the furthest position that reads back
-                last = source.watermark.further(last, batch.readable)
-            elif wm_col is not None:
-                last = source.watermark.furthest(last, batch.rows)
-            bad = [(key, row, why) for key, row in batch.rows if (why := key_problem(key))]
-            if bad:
-                batch.rows = [(key, row) for key, row in batch.rows if key_problem(key) is None]
-                if select is not None:  # as below, by the key the row is recorded under
-                    redo = {k for k, _r in select([(recorded_key(k), r) for k, r, _w in bad])}
-                    unchanged += len(bad) - len(redo)
-                    bad = [b for b in bad if recorded_key(b[0]) in redo]
-                skipped.extend(Skipped(key, "bad_key", why, row_watermark_text(row.get(wm_col)) if wm_col else None)
-                               for key, row, why in bad)
-            if select is not None:  # rows read again and unchanged (unreadable ones too) are left alone
-                before = len(batch.rows) + len(batch.unreadable)
-                batch.rows = select(batch.rows)
-                redo = {k for k, _r in select([(k, {wm_col: batch.unreadable_at.get(k)}) for k, _w in batch.unreadable])}
-                batch.unreadable = [(k, why) for k, why in batch.unreadable if k in redo]
-                left = before - len(batch.rows) - len(batch.unreadable)
-                unchanged += left
-                processed = {k for k, _r in batch.rows}
-                batch.truncated = [t for t in batch.truncated if t[0] in processed]  # cut again, already said
-                if progress is not None and left:
-                    progress(left)
-            for key, row in batch.rows:
-                seen.see(key, row[key_col])
-                if wm_col is not None:
-                    row_wms[key] = row_watermark_text(row.get(wm_col))
-            for key, _why in batch.unreadable:
-                seen.see(key)
-            if by_watermark and not source.unique_key and batch.rows:
-                seen.table_counts(source.key_counts([row for _key, row in batch.rows]))
-            truncated.extend(batch.truncated)
-            skipped.extend(Skipped(k, "unreadable", why, row_watermark_text(batch.unreadable_at.get(k)))
-                           for k, why in batch.unreadable)
-            take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable) + len(bad)))
-        take(featurizing.drain())
-    features = HashedFeatures.concat(parts)
-    set_aside = [Skipped(k, "duplicate_key", why) for k, why in seen.duplicates().items()]
-    nulls = source.null_key_rows(null_since or since, by_watermark)
-    if nulls:
-        also = f"; so is the row whose key is the text {NULL_KEY!r}" if NULL_KEY in seen.first else ""
-        set_aside = [s for s in set_aside if s.key != NULL_KEY]  # one record a key
-        set_aside.append(Skipped(NULL_KEY, "null_key", f"{nulls} rows have a NULL key ({key_col}): "
-                                 f"they cannot be reported or followed and are not read{also}"))
-    if set_aside:
-        drop = {s.key for s in set_aside}
-        keys, features = _without(keys, features, drop)
-        skipped = [s for s in skipped if s.key not in drop] + set_aside
-        log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
-                    ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
-    if row_wms:  # a skipped row read whole keeps its watermark too: the lookback then leaves it alone
-        skipped = [replace(s, watermark=row_wms.get(s.key, s.watermark)) if s.reason in ("no_features", "unreadable") else s
-                   for s in skipped]
-    skipped = list({recorded_key(s.key): replace(s, key=recorded_key(s.key)) for s in skipped}.values())
-    _log_truncated(source, truncated)
-    null_wm = source.null_watermark_rows() if by_watermark else 0
-    if null_wm:
-        log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
-                    source.config.name, null_wm, wm_col)
-    return Rows(keys, features, skipped, read, source.watermark.position(*last) if last is not None else since,
-                len(truncated), null_wm, nulls, row_wms, unchanged,
-                list(dict.fromkeys(k for k, _c, _n in truncated))[:TRUNCATED_LISTED])
+            read.advance(batch, by_watermark)
+            bad = read.bad_keys(batch)
+            if select is not None:
+                read.reselect(batch)
+            read.note(batch, by_watermark)
+            read.take(featurizing.submit(batch.rows, len(batch.rows) + len(batch.unreadable) + bad))
+        read.take(featurizing.drain())
+    return read.finish(since, null_since, by_watermark)
+
+
+class _Read:
+    """One read_rows in progress: the rows featurised and set aside so far, and where it is."""
+
+    def __init__(self, source: Source, progress: Progress | None, select: Select | None):
+        self.source, self.progress, self.select = source, progress, select
+        self.wm_col, self.key_col = source.config.watermark, source.config.key
+        self.keys: list[str] = []
+        self.skipped: list[Skipped] = []
+        self.parts: list[HashedFeatures] = []
+        self.truncated: list[tuple[str, str, int]] = []
+        self.seen = KeyCheck()
+        self.read = self.unchanged = 0
+        self.last: tuple | None = None
+        self.row_wms: dict[str, str | None] = {}
+
+    def take(self, outputs) -> None:
+        """Keep what the featurising workers sent back."""
+        for (batch_keys, feats, batch_skipped), n in outputs:
+            self.keys.extend(batch_keys)
+            self.parts.append(feats)
+            self.skipped.extend(batch_skipped)
+            self.read += n
+            if self.progress is not None:
+                self.progress(n)
+
+    def advance(self, batch, by_watermark: bool) -> None:
+        """The furthest position read: in (watermark, key) order, the furthest that reads back."""
+        if by_watermark:
+            self.last = self.source.watermark.further(self.last, batch.readable)
+        elif self.wm_col is not None:
+            self.last = self.source.watermark.furthest(self.last, batch.rows)
+
+    def bad_keys(self, batch) -> int:
+        """Set aside the batch's rows whose key a store cannot keep; how many there were."""
+        bad = [(key, row, why) for key, row in batch.rows if (why := key_problem(key))]
+        if not bad:
+            return 0
+        batch.rows = [(key, row) for key, row in batch.rows if key_problem(key) is None]
+        if self.select is not None:  # as in reselect, by the key the row is recorded under
+            redo = {k for k, _r in self.select([(recorded_key(k), r) for k, r, _w in bad])}
+            self.unchanged += len(bad) - len(redo)
+            bad = [b for b in bad if recorded_key(b[0]) in redo]
+        wm_col = self.wm_col
+        self.skipped.extend(Skipped(key, "bad_key", why, row_watermark_text(row.get(wm_col)) if wm_col else None)
+                            for key, row, why in bad)
+        return len(bad)
+
+    def reselect(self, batch) -> None:
+        """Leave alone the rows read again and unchanged (unreadable ones too)."""
+        before = len(batch.rows) + len(batch.unreadable)
+        batch.rows = self.select(batch.rows)
+        redo = {k for k, _r in self.select([(k, {self.wm_col: batch.unreadable_at.get(k)}) for k, _w in batch.unreadable])}
+        batch.unreadable = [(k, why) for k, why in batch.unreadable if k in redo]
+        left = before - len(batch.rows) - len(batch.unreadable)
+        self.unchanged += left
+        processed = {k for k, _r in batch.rows}
+        batch.truncated = [t for t in batch.truncated if t[0] in processed]  # cut again, already said
+        if self.progress is not None and left:
+            self.progress(left)
+
+    def note(self, batch, by_watermark: bool) -> None:
+        """The batch's keys (for duplicates), row watermarks, cut cells and unreadable rows."""
+        for key, row in batch.rows:
+            self.seen.see(key, row[self.key_col])
+            if self.wm_col is not None:
+                self.row_wms[key] = row_watermark_text(row.get(self.wm_col))
+        for key, _why in batch.unreadable:
+            self.seen.see(key)
+        if by_watermark and not self.source.unique_key and batch.rows:
+            self.seen.table_counts(self.source.key_counts([row for _key, row in batch.rows]))
+        self.truncated.extend(batch.truncated)
+        self.skipped.extend(Skipped(k, "unreadable", why, row_watermark_text(batch.unreadable_at.get(k)))
+                            for k, why in batch.unreadable)
+
+    def finish(self, since: dict | None, null_since: dict | None, by_watermark: bool) -> Rows:
+        """The Rows: the keys no single row has set aside, each skipped row recorded once."""
+        source = self.source
+        keys, features, skipped = self.keys, HashedFeatures.concat(self.parts), self.skipped
+        set_aside = [Skipped(k, "duplicate_key", why) for k, why in self.seen.duplicates().items()]
+        nulls = source.null_key_rows(null_since or since, by_watermark)
+        if nulls:
+            also = f"; so is the row whose key is the text {NULL_KEY!r}" if NULL_KEY in self.seen.first else ""
+            set_aside = [s for s in set_aside if s.key != NULL_KEY]  # one record a key
+            set_aside.append(Skipped(NULL_KEY, "null_key", f"{nulls} rows have a NULL key ({self.key_col}): "
+                                     f"they cannot be reported or followed and are not read{also}"))
+        if set_aside:
+            drop = {s.key for s in set_aside}
+            keys, features = _without(keys, features, drop)
+            skipped = [s for s in skipped if s.key not in drop] + set_aside
+            log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
+                        ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
+        if self.row_wms:  # a skipped row read whole keeps its watermark too: the lookback then leaves it alone
+            skipped = [replace(s, watermark=self.row_wms.get(s.key, s.watermark))
+                       if s.reason in ("no_features", "unreadable") else s for s in skipped]
+        skipped = list({recorded_key(s.key): replace(s, key=recorded_key(s.key)) for s in skipped}.values())
+        _log_truncated(source, self.truncated)
+        null_wm = source.null_watermark_rows() if by_watermark else 0
+        if null_wm:
+            log.warning("%s: %d rows have a NULL %s and are never read by an incremental run (a full run reads them)",
+                        source.config.name, null_wm, self.wm_col)
+        return Rows(keys=keys, features=features, skipped=skipped, rows_read=self.read,
+                    watermark=source.watermark.position(*self.last) if self.last is not None else since,
+                    truncated=len(self.truncated), null_watermark=null_wm, null_keys=nulls, row_watermarks=self.row_wms,
+                    unchanged=self.unchanged,
+                    truncated_rows=list(dict.fromkeys(k for k, _c, _n in self.truncated))[:TRUNCATED_LISTED])
 
 
 def _without(keys: list[str], feats: HashedFeatures, drop: set[str]) -> tuple[list[str], HashedFeatures]:

@@ -21,6 +21,7 @@ from bson.int64 import Int64
 from pymongo import InsertOne, MongoClient, ReplaceOne, ReturnDocument
 from pymongo.errors import ConfigurationError, DuplicateKeyError
 
+from ..clock import now
 from ..db.masking import mask_secrets
 from ..errors import ConfigError, StoreError
 from ..index.groups import Group
@@ -36,7 +37,7 @@ from .mongo_lock import MongoLock
 from .mongo_staging import MongoStaging, staged_blocks_name
 from .mongo_docs import (KEYS_CHUNK, blocks_name, change_doc, chunks, client_options, database_name, describe, fingerprint_docs,
                          group_doc, guarded as _guarded,
-                         group_of, now, plain, sketch_of, skipped_doc, utc)
+                         group_of, plain, sketch_of, skipped_doc, utc)
 
 TERMS_CHUNK = 1000  # term hashes per find({"h": {"$in": ...}})
 

@@ -147,6 +147,3 @@ def utc(when: _dt.datetime | None) -> _dt.datetime | None:
         when = when.astimezone(_dt.timezone.utc).replace(tzinfo=None)
     return when.replace(microsecond=when.microsecond // 1000 * 1000)
 
-
-def now() -> _dt.datetime:
-    return utc(_dt.datetime.now(_dt.timezone.utc))

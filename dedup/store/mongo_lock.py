@@ -11,7 +11,8 @@ from pymongo.errors import DuplicateKeyError
 
 from ..db.masking import mask_secrets
 from ..errors import LockedError, StoreError
-from .mongo_docs import guarded as _guarded, now
+from ..clock import now
+from .mongo_docs import guarded as _guarded
 
 
 class MongoLock:

@@ -19,6 +19,7 @@ import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from ..clock import now
 from ..db.engine import first_line, make_engine, read_only_sqlite_url
 from ..db.masking import mask_secrets
 from ..errors import LockedError, StoreError
@@ -107,7 +108,7 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
         def write():
             with self.engine.begin() as conn:
                 conn.execute(S.runs.update().where(S.runs.c.id == run_id).values(
-                    finished_at=W.now(), status=status, summary=json.dumps(summary)))
+                    finished_at=now(), status=status, summary=json.dumps(summary)))
         self._guard(write)
 
     def runs(self, table: str, limit: int = 20) -> list[RunRecord]:
@@ -132,13 +133,13 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
                         conn.execute(S.tables.insert().values(table_name=table, max_group_id=0))
             except sa_exc.IntegrityError:
                 pass  # another process inserted the row first
-            now = W.now()
+            at = now()
             with self.engine.begin() as conn:
                 taken = conn.execute(S.tables.update().where(
                     t.table_name == table,
-                    sa.or_(t.lock_owner.is_(None), t.lock_expires < now, t.lock_owner == owner,
+                    sa.or_(t.lock_owner.is_(None), t.lock_expires < at, t.lock_owner == owner,
                            t.lock_owner == (steal_from or owner)),
-                ).values(lock_owner=owner, lock_expires=now + _dt.timedelta(seconds=ttl_seconds))).rowcount
+                ).values(lock_owner=owner, lock_expires=at + _dt.timedelta(seconds=ttl_seconds))).rowcount
                 if taken:
                     return None
                 return conn.execute(sa.select(t.lock_owner, t.lock_expires).where(t.table_name == table)).first()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 from itertools import repeat
 
 import numpy as np
 import sqlalchemy as sa
 
+from ..clock import now
 from ..errors import StoreError
 from ..index.groups import Group
 from ..index.keys import picked
@@ -107,6 +107,3 @@ def set_state(conn, table: str, version: dict, watermark: dict | None, groups: l
     if not updated:
         conn.execute(S.tables.insert().values(table_name=table, max_group_id=top, **values))
 
-
-def now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)

@@ -1,0 +1,73 @@
+"""The featurise-table stage every whole-table run starts with: read -> sketch -> learn.
+
+A full run (dedup.runs.full) and `dedup eval` read the table, learn what it shares (term counts
+under IDF, common content features), sketch every row and let the recipe's scheme learn from the
+whole table's sketches; the Spark run does the same steps spread over key ranges and calls
+``learned`` on the collected sketches. One function, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..db.source import Source
+from ..index.fingerprint import HashedFeatures
+from ..store import Store
+from ..text.terms import TermModel
+from .clock import StageClock
+from .recipe import Recipe
+from .stages import Progress, Rows, read_rows
+from .stored import stored_content, stored_terms
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Featurised:
+    """A table read and sketched: the rows (their features freed: the sketches hold what is
+    needed), the sketches, the recipe with what it learned, and the IDF term counts used."""
+
+    rows: Rows
+    sketches: np.ndarray
+    recipe: Recipe
+    terms: TermModel | None
+
+
+def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None = None, workers: int = 1,
+                    clock: StageClock | None = None, stored: Store | None = None) -> Featurised:
+    """Read every row of the table, sketch it and learn from it (stages ``read+featurise`` and
+    ``sketch`` of ``clock``). ``stored``: the term counts and common content features are the ones
+    the store's last full run kept, not learned from these rows."""
+    clock = clock or StageClock()
+    with clock.stage("read+featurise"):
+        rows = read_rows(source, recipe, progress, workers=workers)
+    with clock.stage("sketch"):
+        recipe, terms = learned_from_features(recipe, rows.features, stored)
+        sketches = recipe.sketch(rows.features, terms)
+        recipe = learned(recipe, sketches)
+    # the features' arrays (about 1.4 KB a row) are freed before the pairs, groups and store write
+    return Featurised(rows=replace(rows, features=None), sketches=sketches, recipe=recipe, terms=terms)
+
+
+def learned_from_features(recipe: Recipe, feats: HashedFeatures, stored: Store | None = None
+                          ) -> tuple[Recipe, TermModel | None]:
+    """The recipe with the table's common content features, and its IDF term counts (None
+    without IDF): learned from ``feats``, or with ``stored`` read from the store."""
+    terms = None
+    if recipe.idf:
+        terms = stored_terms(stored, recipe.table.name, feats) if stored is not None else TermModel.learn(feats)
+    recipe = stored_content(stored, recipe, feats) if stored is not None else recipe.learn_content(feats)
+    return recipe, terms
+
+
+def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:
+    """The recipe with what its scheme learns from the whole table's sketches; hot keys are logged."""
+    recipe = recipe.learn(sketches)
+    hot = recipe.scheme.hot() if hasattr(recipe.scheme, "hot") else []
+    if hot:
+        log.warning("%s: %d key values are each shared by more than %d rows (the largest by %d) and make no "
+                    "candidate pairs", recipe.table.name, len(hot), recipe.scheme.max_bucket, hot[0][1])
+    return recipe
