@@ -1,5 +1,6 @@
-"""The `dedup` console script. It imports the command line itself, so that Ctrl-C at any moment,
-even while dedup is still being imported, is one line and exit 130, never a traceback."""
+"""The `dedup` console script. It imports the command line (the package dedup.cli) itself, so that
+Ctrl-C at any moment, even while dedup is still being imported, is one line and exit 130, never a
+traceback; that is why it sits outside dedup.cli, whose import it guards."""
 
 import sys
 

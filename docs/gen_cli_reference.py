@@ -35,8 +35,17 @@ def render() -> str:
 
     parts = [HEADER]
     for ctx in walk(main):
-        parts.append(f"## `{ctx.command_path}`\n\n```text\n{ctx.command.get_help(ctx).rstrip()}\n```\n")
+        parts.append(f"## `{ctx.command_path}`\n\n```text\n{ctx.command.get_help(ctx).rstrip()}\n```\n{aliases(ctx)}")
     return "\n".join(parts)
+
+
+def aliases(ctx: click.Context) -> str:
+    """The hidden options of a command (old spellings kept so that scripts keep working), in one line."""
+    hidden = [p for p in ctx.command.get_params(ctx) if isinstance(p, click.Option) and p.hidden]
+    if not hidden:
+        return ""
+    said = ", ".join(f"`{'/'.join(p.opts)}` ({(p.help or '').rstrip('.').lower() or 'hidden'})" for p in hidden)
+    return f"\nAlso accepted, not shown by `--help` (an old spelling, for scripts): {said}.\n"
 
 
 def main() -> int:

@@ -5,13 +5,16 @@
 - Neither ``text/`` nor ``index/`` imports ``store/``, ``runs/`` or a database: stores persist
   what the pipeline hands them, and from ``index/`` they take only the data types (groups, keys).
 - ``methods/`` holds one type per matching method: it may use ``index/``, ``text/`` and ``config/``.
-- ``runs/`` chains the stages; ``eval/``, ``report/`` and the CLI sit on top.
+- ``runs/`` chains the stages; ``eval/``, ``report/`` (which scores links with runs' Scorer),
+  ``review/`` (a pair side by side, the review loop, the decisions CSV) and ``cli/`` sit on top.
+- ``cli/`` is the command line: it may use every room, and ``dedup.console`` (the guarded entry).
 - Every room may use ``dedup.errors``, ``dedup.output_file`` (files written whole) and ``dedup.clock``
   (the one clock: stored times cut alike) of the top level.
 
-Also checked: no module of the package or of bench/ is over 400 lines (data files apart), no
-function or method of the package is over 60 lines (its decorators apart: cut it into named
-steps), and pyproject.toml lists every package of the tree.
+Also checked: no import cycle among dedup's modules (module-level imports), no module of the
+package or of bench/ over 400 lines (data files apart), no function or method of the package
+over 60 lines (its decorators apart: cut it into named steps), and pyproject.toml lists every
+package of the tree.
 """
 
 from __future__ import annotations
@@ -38,9 +41,13 @@ ALLOWED = {
     "runs": {"config", "db", "index", "methods", "store", "text"},
     "eval": {"config", "db", "index", "methods", "report", "runs", "store", "text"},
     "report": {"config", "db", "index", "methods", "runs", "store", "text"},  # runs: the run summary's keys (runs.summary)
+    "review": {"config", "db", "eval", "index", "methods", "report", "runs", "store", "text"},
     "demo": set(),
     "web": {"config", "db", "index", "methods", "report", "runs", "store", "text"},
 }
+ALLOWED["cli"] = set(ALLOWED) | {"cli"}  # the command line renders what every room returns
+TOP_LEVEL = {"dedup", "dedup.errors", "dedup.output_file", "dedup.clock"}  # what every room may use of the top level
+MAY_USE_AT_TOP = {"cli": {"dedup.console"}}  # INTERRUPTED: the console script's line, defined before dedup.cli loads
 STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys", "dedup.index.decisions"}
 
 
@@ -49,12 +56,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path, name: str | None = None) -> set[str]:
-    """Every dedup module ``path`` (the module ``name``) imports, relative imports resolved."""
+def _imports(path: Path, name: str | None = None, *, top_only: bool = False) -> set[str]:
+    """Every dedup module ``path`` (the module ``name``) imports, relative imports resolved; with
+    ``top_only`` only those run when it is imported (not inside functions, not for type checkers)."""
     name = name or _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _top_level_imports(tree.body) if top_only else ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("dedup"))
         elif isinstance(node, ast.ImportFrom):
@@ -68,7 +77,46 @@ def _imports(path: Path, name: str | None = None) -> set[str]:
                 out.add(module)
                 out.update(f"{module}.{a.name}" for a in node.names  # `from . import x` may name a module
                            if _is_module(f"{module}.{a.name}"))
+    out.discard(name)  # a package's `from . import x` names the package itself, already being imported
     return out
+
+
+def _top_level_imports(body: list[ast.stmt]):
+    """The import statements of a module body that run when it is imported: inside if/try/with and
+    class bodies too, not in functions nor under ``if TYPE_CHECKING:``."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from _top_level_imports(node.orelse)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    yield from _top_level_imports(inner)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (module -> the modules it imports) as a path that ends where it
+    starts, or None. Depth first, iterative: the import graph is deeper than Python's recursion is cheap."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for root in sorted(graph):
+        if root in state:
+            continue
+        path, stack = [root], [iter(sorted(graph[root]))]
+        state[root] = 1
+        while stack:
+            nxt = next((m for m in stack[-1] if m in graph and state.get(m) != 2), None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            else:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(sorted(graph[nxt])))
+    return None
 
 
 def _is_module(name: str) -> bool:
@@ -94,7 +142,7 @@ def _violations(name: str, imports: set[str]) -> list[str]:
     for module in sorted(imports):
         target = _room(module)
         if target is None:
-            if module not in ("dedup", "dedup.errors", "dedup.output_file", "dedup.clock"):
+            if module not in TOP_LEVEL | MAY_USE_AT_TOP.get(room, set()):
                 out.append(f"{name} (room {room}) imports {module}")
         elif target not in allowed:
             out.append(f"{name} (room {room}) may not import {module}")
@@ -118,6 +166,35 @@ def test_the_rule_catches_forbidden_imports(tmp_path):
     assert len(_violations("dedup.text.bad", imports)) == 2  # store and runs; its own room is fine
     assert _violations("dedup.store.bad", {"dedup.index.blocks"})  # a store naming blocks itself
     assert not _violations("dedup.store.bad", {"dedup.index.groups"})
+
+
+def test_no_import_cycle_among_dedups_modules():
+    """Importing any module of dedup never needs a module that is still being imported: the graph of
+    module-level imports has no cycle (imports inside functions are how a cycle is broken)."""
+    graph = {_module_name(p): _imports(p, top_only=True) for p in MODULES}
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph))
+
+
+def test_the_cycle_check_finds_cycles_and_reads_only_module_level_imports(tmp_path):
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "x"}, "b": {"c"}, "c": set(), "d": {"a", "c"}}) is None
+    mod = tmp_path / "m.py"
+    mod.write_text("from typing import TYPE_CHECKING\nfrom .base import x\nif TYPE_CHECKING:\n    from .store import S\n"
+                   "try:\n    from . import errors\nexcept ImportError:\n    pass\n"
+                   "def f():\n    from .runs import full\n", encoding="utf-8")
+    assert _imports(mod, "dedup.m", top_only=True) == {"dedup.base", "dedup", "dedup.errors"}
+    assert {"dedup.store", "dedup.runs"} <= _imports(mod, "dedup.m")
+
+
+CLI_FUNCTIONS = [(p, node) for p in sorted((PACKAGE / "cli").rglob("*.py"))
+                 for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+@pytest.mark.parametrize("path,node", CLI_FUNCTIONS, ids=[f"{p.name}:{n.name}" for p, n in CLI_FUNCTIONS])
+def test_no_command_line_function_is_over_60_lines(path, node):
+    """A command loads the config, calls one library function and renders: short (decorators apart)."""
+    assert node.end_lineno - node.lineno + 1 <= 60
 
 
 @pytest.mark.parametrize("path", MODULES + sorted((ROOT / "bench").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))

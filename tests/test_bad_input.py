@@ -273,7 +273,7 @@ def test_incremental_warns_once_and_counts_rows_with_a_null_watermark(db_url, tm
 
 
 def test_summary_lines_name_what_was_set_aside():
-    from dedup.terminal import full_summary_line, incremental_summary_line
+    from dedup.cli.terminal import full_summary_line, incremental_summary_line
 
     full = {"table": "t", "rows": 9, "groups": 1, "rows_in_groups": 2, "skipped_no_features": 0, "unreadable": 1,
             "duplicate_keys": 1, "null_keys": 2, "truncated": 1, "seconds": 1.0}

@@ -237,7 +237,7 @@ def test_side_by_side_lines_keep_their_width_with_wide_characters():
 
 
 def test_decisions_csv_reads_what_export_writes_and_refuses_a_bad_verdict(tmp_path):
-    from dedup.cli_review import read_decisions_csv
+    from dedup.review.decisions_csv import read_decisions_csv
     from dedup.errors import ConfigError
 
     when = dt.datetime(2026, 1, 2, 3, 4, 5)

@@ -185,7 +185,7 @@ def test_driver_errors_echoing_part_of_a_password_are_masked(runner, tmp_path, s
 def test_unexpected_errors_with_v_log_a_masked_traceback(runner, project, monkeypatch):
     def boom(*_a, **_k):
         raise RuntimeError("lost postgresql://u:HUNTER2@xyz@h/db")
-    monkeypatch.setattr("dedup.cli.run_full_with_progress", boom)
+    monkeypatch.setattr("dedup.cli.runs.run_full_with_progress", boom)
     out = runner.invoke(main, ["-v", "-c", str(project), "full"])
     assert out.exit_code == 1 and "Traceback" in out.output and "HUNTER2" not in out.output
     assert out.output.endswith("Error: RuntimeError: lost postgresql://u:***@h/db\n")
@@ -298,7 +298,7 @@ def test_output_paths_are_checked_before_any_work(runner, tmp_path, command):
 def test_ctrl_c_outside_a_command_is_one_line_and_exit_130(monkeypatch, capsys):
     def interrupted(*_a, **_k):
         raise KeyboardInterrupt
-    monkeypatch.setattr("dedup.cli.logging.basicConfig", interrupted)  # inside main, before any command
+    monkeypatch.setattr("dedup.cli.base.logging.basicConfig", interrupted)  # inside main, before any command
     monkeypatch.setattr(sys, "argv", ["dedup", "report"])
     with pytest.raises(SystemExit) as e:
         entry()

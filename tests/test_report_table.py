@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import dedup.cli
-import dedup.cli_report
+import dedup.cli.report
 from dedup.cli import main
 from dedup.index.groups import Group
 from dedup.report.build import order_groups
@@ -120,8 +120,8 @@ def test_report_table_sorts_by_size_and_limits(runner, cfg):
 
 def test_report_table_goes_through_the_pager_on_a_terminal(runner, cfg, monkeypatch, tmp_path):
     paged = []
-    monkeypatch.setattr(dedup.cli_report, "stdout_is_terminal", lambda: True)
-    monkeypatch.setattr(dedup.cli.click, "echo_via_pager", paged.append)
+    monkeypatch.setattr(dedup.cli.report, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(dedup.cli.report.click, "echo_via_pager", paged.append)
     out = runner.invoke(main, ["-c", str(cfg), "report"])
     assert out.exit_code == 0 and out.output == "" and "group 3: 4 rows" in paged[0]
     runner.invoke(main, ["-c", str(cfg), "report", "-f", "json"])

@@ -1,15 +1,16 @@
-"""The ``dedup serve`` command (registered on dedup.cli.main): the workbench of dedup.web."""
+"""`dedup serve`: the caseworker's workbench of dedup.web."""
 
 from __future__ import annotations
 
 import click
 
-from .cli import Context, handle_errors, main
-from .errors import ConfigError
+from ..errors import ConfigError
+from .base import Context, handle_errors
+from .options import table_option
 
 
-@main.command()
-@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
+@click.command()
+@table_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but loopback needs --token.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
@@ -31,11 +32,11 @@ def serve(obj: Context, table: str | None, host: str, port: int, token: str | No
     review queue of the weakest links and of calibration pairs. Loopback only unless --token is
     given; every form carries a CSRF token. Stop it with Ctrl-C.
     """
-    from .web.security import check_bind
+    from ..web.security import check_bind
 
     check_bind(host, token)  # before the config is read: the refusal needs nothing else
     try:
-        from .web import serve as run
+        from ..web import serve as run
     except ImportError as e:
         raise ConfigError(f"dedup serve needs the serve extra: pip install 'dedup[serve]' ({e.name} is missing)") from None
     run(obj.config(), table, host=host, port=port, token=token, read_only=read_only, lang=lang,

@@ -1,53 +1,22 @@
-"""`dedup report`: the groups of a table as its runs left them, rendered (dedup.report)."""
+"""`dedup report`: the groups of a table as its runs left them (dedup.report.text), printed, paged
+on a terminal, or written whole to a file."""
 
 from __future__ import annotations
 
 import sys
-from contextlib import nullcontext
 
 import click
 
-from .cli import Context, emit, handle_errors, main
-from .config import Config
-from .report.render import check_output
-
-def report_text(config: Config, table: str | None, fmt: str, with_source: bool = True,
-                since_last_run: bool = False, *, sort: str | None = None, min_size: int = 2,
-                limit: int | None = None, lang: str | None = None, run: int | None = None,
-                since_run: int | None = None, group: int | None = None) -> tuple[str, int]:
-    """The rendered report and its number of groups. ``sort`` None: largest groups first for people
-    (table, html), by group id for machines (json, csv). ``lang`` None: html and csv in the data's
-    language (Chinese text: zh), else the locale's; the terminal table is in English."""
-    import shutil
-
-    from .db.source import Source
-    from .report import build_report, render
-    from .report.labels import pick_lang
-    from .runs.explain import Scorer
-    from .store import open_store
-
-    tcfg = config.table(table)
-    texts = tuple(f.name for f in tcfg.fields if f.kind == "text") if fmt == "html" else ()  # excerpts
-    sort = sort or ("size" if fmt in ("table", "html") else None)
-    store = open_store(config.store_url, read_only=True)
-    try:
-        with Source(config.source_url, tcfg, config.batch_size) if with_source else nullcontext() as source:
-            data = build_report(store, config, tcfg, source, since_last_run=since_last_run, sort=sort,
-                                min_size=min_size, limit=limit, extra_columns=texts, run=run, since_run=since_run,
-                                scorer=Scorer.of(config, tcfg, store), group=group)
-    finally:
-        store.close()
-    text = render(data, fmt, tcfg.display, width=shutil.get_terminal_size((100, 24)).columns,
-                  lang=pick_lang(lang, report=data), excerpt=texts)
-    return text, len(data["groups"])
+from .base import Context, handle_errors
+from .options import format_option, output_option, table_option
+from .output import check_output, emit
 
 
-@main.command()
-@click.option("-t", "--table", help="Configured table (optional when the config has one table).")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "json", "csv", "html"]), default="table",
-              show_default=True, help="json: the documented report; csv: key, group, date and display columns, most "
-                   "similar row, similarity, rule, deleted; table: for a terminal; html: a page for caseworkers.")
-@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of stdout (checked before any work).")
+@click.command()
+@table_option
+@format_option(("table", "json", "csv", "html"), "json: the documented report; csv: key, group, date and display "
+               "columns, most similar row, similarity, rule, deleted; table: for a terminal; html: a page for caseworkers.")
+@output_option()
 @click.option("--no-source", is_flag=True, help="Do not read display columns from the source database.")
 @click.option("--since-last-run", is_flag=True,
               help="Only what the last successful run that changed any group changed (see --run).")
@@ -81,9 +50,11 @@ def report(obj: Context, table: str | None, fmt: str, output: str | None, no_sou
     --since-run N: the same for run N and every run after it.
     """
     if since_last_run + (run is not None) + (since_run is not None) > 1:
-        from .errors import ConfigError
+        from ..errors import ConfigError
 
         raise ConfigError("give one of --run N, --since-run N and --since-last-run")
+    from ..report.text import report_text
+
     check_output(output)
     text, n_groups = report_text(obj.config(), table, fmt, with_source=not no_source, since_last_run=since_last_run,
                                  sort=sort, min_size=min_size, limit=limit, lang=lang, run=run, since_run=since_run,

@@ -1,5 +1,5 @@
-"""`dedup decide`: a reviewer's actions on pairs and groups (dedup.runs.actions), registered on
-dedup.cli.main; kept apart from the other review commands for size."""
+"""`dedup decide`: a reviewer's actions on pairs and groups (dedup.runs.actions), each under the
+table's lock, and how their regrouping reads in one line."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ import json
 
 import click
 
-from .cli import Context, handle_errors, main
-from .cli_options import table_option
-from .errors import ConfigError
-from .index.decisions import DIFFERENT, SAME
-from .report.render import visible
+from ..errors import ConfigError
+from ..index.decisions import DIFFERENT, SAME
+from ..report.render import visible
+from .base import Context, handle_errors
+from .options import format_option, output_option, table_option
+from .output import check_output, emit
 
 
 def login_name() -> str | None:
@@ -45,7 +46,7 @@ def parse_parts(text: str) -> list[list[str]]:
 _ACTIONS = "--same, --different, --forget, --take-out, --split, --merge, --group, --undo or --history"
 
 
-@main.command()
+@click.command()
 @click.argument("key1", required=False, help="A row's key (the key column's value): with --same, --different, --forget.")
 @click.argument("key2", required=False, help="The other row's key.")
 @table_option
@@ -64,12 +65,14 @@ _ACTIONS = "--same, --different, --forget, --take-out, --split, --merge, --group
 @click.option("--note", metavar="TEXT", help="A note kept with the decisions of this action (with --group: on the group).")
 @click.option("--reviewer", metavar="NAME", help="Who decides (default: the login name).")
 @click.option("--limit", default=20, show_default=True, type=click.IntRange(1), help="--history: how many actions.")
-@click.option("--json", "as_json", is_flag=True, help="--history: as JSON.")
+@format_option(("text", "json"), "--history: one line an action, or a JSON list.", json_alias="As `--format json`.")
+@output_option("--history: write to FILE instead of stdout.")
 @click.pass_obj
 @handle_errors
 def decide(obj: Context, key1: str | None, key2: str | None, table: str | None, verdict: str | None,
            take_out: str | None, split_parts: str | None, merge: tuple[int, int] | None, group_id: int | None,
-           undo: bool, history: bool, note: str | None, reviewer: str | None, limit: int, as_json: bool) -> None:
+           undo: bool, history: bool, note: str | None, reviewer: str | None, limit: int, fmt: str,
+           output: str | None) -> None:
     """Record a reviewer's action on rows or groups and regroup now.
 
     --different cuts two rows' link: their group splits unless other pairs still join it.
@@ -79,7 +82,7 @@ def decide(obj: Context, key1: str | None, key2: str | None, table: str | None, 
     one. --group G --note TEXT keeps a note on a group. Decisions are kept in the store and every later full and incremental run applies them.
     Every action is a run of kind `decide` and takes the table's lock.
     """
-    from .runs import actions
+    from ..runs import actions
 
     chosen = [name for name, on in (("pair", verdict is not None), ("--take-out", take_out is not None),
                                     ("--split", split_parts is not None), ("--merge", bool(merge)),
@@ -91,51 +94,65 @@ def decide(obj: Context, key1: str | None, key2: str | None, table: str | None, 
         raise ConfigError("two keys go with --same, --different or --forget" if verdict is None else "give two keys")
     if note is not None and (undo or history or verdict == "forget"):
         raise ConfigError("--note goes with an action that decides, or with --group")
+    check_output(output)
     config = obj.config()
-    who = reviewer or login_name()
     if history:
-        _history(actions.history(config, table, limit=limit), as_json)
-    elif group_id is not None and note is None:
-        for n in actions.group_notes(config, table, group_id):
-            click.echo(f"{n.at.isoformat(sep=' ')}  {visible(n.reviewer or '-')}  {visible(n.text)}")
+        emit(history_text(actions.history(config, table, limit=limit), fmt), output)
     elif group_id is not None:
-        actions.note_group(config, table, group_id, note, reviewer=who)
-        click.echo(f"noted on group {group_id}")
+        click.echo(_on_group(actions, config, table, group_id, note, reviewer or login_name()), nl=False)
     elif undo:
         r = actions.undo_last(config, table, reviewer=reviewer)
         kind = next((a.kind for a in actions.history(config, table, limit=limit) if a.id == r.action), "action")
         click.echo(f"undid {kind} {r.action}: {r.decisions} decisions removed; {regrouped(r.changed)}")
-    elif verdict == "forget":
+    else:
+        click.echo(_act(actions, config, table, reviewer or login_name(), note, key1=key1, key2=key2, verdict=verdict,
+                        take_out=take_out, split_parts=split_parts, merge=merge))
+
+
+def _on_group(actions, config, table: str | None, group_id: int, note: str | None, who: str | None) -> str:
+    """--group G: its notes listed, or (with --note) a note kept on it."""
+    if note is None:
+        return "".join(f"{n.at.isoformat(sep=' ')}  {visible(n.reviewer or '-')}  {visible(n.text)}\n"
+                       for n in actions.group_notes(config, table, group_id))
+    actions.note_group(config, table, group_id, note, reviewer=who)
+    return f"noted on group {group_id}\n"
+
+
+def _act(actions, config, table: str | None, who: str | None, note: str | None, *, key1, key2, verdict, take_out,
+         split_parts, merge) -> str:
+    """One action that decides (or forgets), done under the table's lock; its line."""
+    if verdict == "forget":
         r = actions.forget(config, table, key1, key2, reviewer=who)
         if not r.decisions:
-            click.echo(f"no decision on {visible(key1)} and {visible(key2)} to forget")
-        else:
-            click.echo(f"forgot the decision on {visible(key1)} and {visible(key2)}; {regrouped(r.changed)}")
-    elif verdict is not None:
+            return f"no decision on {visible(key1)} and {visible(key2)} to forget"
+        return f"forgot the decision on {visible(key1)} and {visible(key2)}; {regrouped(r.changed)}"
+    if verdict is not None:
         r = actions.mark(config, table, key1, key2, verdict, reviewer=who, note=note)
-        click.echo(f"decided: {visible(key1)} and {visible(key2)} are {verdict}; {regrouped(r.changed)}")
-    elif take_out is not None:
+        return f"decided: {visible(key1)} and {visible(key2)} are {verdict}; {regrouped(r.changed)}"
+    if take_out is not None:
         r = actions.take_out(config, table, take_out, reviewer=who, note=note)
-        click.echo(f"took {visible(take_out)} out of group {r.groups[0]}: {r.decisions} decisions; {regrouped(r.changed)}")
-    elif split_parts is not None:
-        r = actions.split(config, table, parse_parts(split_parts), reviewer=who, note=note)
-        click.echo(f"split into {len(parse_parts(split_parts))} parts: {r.decisions} decisions; {regrouped(r.changed)}")
-    else:
-        r = actions.merge(config, table, merge[0], merge[1], reviewer=who, note=note)
-        click.echo(f"merged groups {merge[0]} and {merge[1]}: {r.decisions} decisions; {regrouped(r.changed)}")
+        return f"took {visible(take_out)} out of group {r.groups[0]}: {r.decisions} decisions; {regrouped(r.changed)}"
+    if split_parts is not None:
+        parts = parse_parts(split_parts)
+        r = actions.split(config, table, parts, reviewer=who, note=note)
+        return f"split into {len(parts)} parts: {r.decisions} decisions; {regrouped(r.changed)}"
+    r = actions.merge(config, table, merge[0], merge[1], reviewer=who, note=note)
+    return f"merged groups {merge[0]} and {merge[1]}: {r.decisions} decisions; {regrouped(r.changed)}"
 
 
-def _history(found, as_json: bool) -> None:
+def history_text(found, fmt: str) -> str:
+    """`decide --history`: one line an action, newest first, or (json) a list of them."""
     rows = [{"id": a.id, "kind": a.kind, "reviewer": a.reviewer, "at": a.at.isoformat(sep=" "), "keys": list(a.keys),
              "groups": list(a.groups), "decisions": len(a.pairs), "note": a.note,
              "undone_at": a.undone_at.isoformat(sep=" ") if a.undone_at else None} for a in found]
-    if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
+    if fmt == "json":
+        return json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
     if not rows:
-        click.echo("no actions yet")
+        return "no actions yet\n"
+    lines = []
     for r in rows:
         what = " ".join(map(visible, r["keys"])) or " ".join(f"group {g}" for g in r["groups"])
         undone = f"  (undone {r['undone_at']})" if r["undone_at"] else ""
         note = f"  \u2014 {visible(r['note'])}" if r["note"] else ""
-        click.echo(f"{r['at']}  {r['kind']:<8}  {visible(r['reviewer'] or '-')}  {what}{note}{undone}")
+        lines.append(f"{r['at']}  {r['kind']:<8}  {visible(r['reviewer'] or '-')}  {what}{note}{undone}\n")
+    return "".join(lines)

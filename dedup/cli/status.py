@@ -1,10 +1,12 @@
-"""The ``dedup status`` command (registered on dedup.cli.main): where each table stands, for monitoring."""
+"""`dedup status`: where each table stands, for monitoring (dedup.runs.status); exit 4 when one needs attention."""
 
 from __future__ import annotations
 
 import click
 
-from .cli import Context, handle_errors, main
+from .base import Context, handle_errors
+from .options import format_option, output_option, tables_option
+from .output import check_output, emit
 
 NEEDS_ATTENTION = 4  # exit code: a table's last run failed, or is older than --max-age, or ...
 
@@ -12,7 +14,7 @@ NEEDS_ATTENTION = 4  # exit code: a table's last run failed, or is older than --
 def _duration(_ctx, _param, value: str | None):
     if value is None:
         return None
-    from .config.lookback import parse_duration
+    from ..config.lookback import parse_duration
 
     found = parse_duration(value)
     if found is None:
@@ -20,15 +22,16 @@ def _duration(_ctx, _param, value: str | None):
     return found
 
 
-@main.command()
-@click.option("-t", "--table", "tables", multiple=True,
-              help="Configured table to check; repeat for several. Default: every configured table.")
+@click.command()
+@tables_option("check")
 @click.option("--max-age", metavar="DURATION", callback=_duration,
               help="Needs attention when the last successful run started longer ago than this (26h, 2d, 90m).")
-@click.option("--json", "as_json", is_flag=True, help="A JSON list, one object per table, for machines.")
+@format_option(("text", "json"), "text: for people; json: a list, one object per table, for machines.",
+               json_alias="As `--format json`.")
+@output_option("Write to FILE instead of stdout.")
 @click.pass_obj
 @handle_errors
-def status(obj: Context, tables: tuple[str, ...], max_age, as_json: bool) -> None:
+def status(obj: Context, tables: tuple[str, ...], max_age, fmt: str, output: str | None) -> None:
     """Where each table stands, for monitoring a nightly job.
 
     Per table: the last full and the last incremental run (outcome, start in UTC, age), rows
@@ -43,14 +46,13 @@ def status(obj: Context, tables: tuple[str, ...], max_age, as_json: bool) -> Non
     """
     import json
 
-    from .report.status import status_text
-    from .runs.status import age_text, table_status
+    from ..report.status import status_text
+    from ..runs.status import age_text, table_status
 
+    check_output(output)
     config = obj.config()
     names = [config.table(t).name for t in tables] or list(config.tables)
     found = table_status(config, names, max_age)
-    click.echo(json.dumps(found, ensure_ascii=False, indent=2) if as_json else status_text(found, age_text), nl=False)
-    if as_json:
-        click.echo()
+    emit(json.dumps(found, ensure_ascii=False, indent=2) + "\n" if fmt == "json" else status_text(found, age_text), output)
     if not all(t["healthy"] for t in found):
         click.get_current_context().exit(NEEDS_ATTENTION)

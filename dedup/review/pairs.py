@@ -1,20 +1,22 @@
-"""`dedup explain` and `dedup review`: one pair of rows as a person checks it, and the loop that
-records their answers as decisions (dedup.runs.decide)."""
+"""One pair of rows as a person checks it (`dedup explain`, and each pair of `dedup review`): values
+side by side, the score and the rule that fired, shared blocks, groups and any decision."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from ..config.model import Config, TableConfig
+from ..errors import ConfigError
+from ..index.clusters import link_path
+from ..index.decisions import ordered
+from ..report.opened import opened
+from ..runs.explain import Scorer
+from ..store import Store
+from ..text.normalize import value_to_text
 
-from .config.model import TableConfig
-from .errors import ConfigError
-from .index.clusters import link_path
-from .index.decisions import DIFFERENT, SAME, Decision, ordered
-from .clock import now
-from .runs.explain import Scorer
-from .runs.review_pairs import group_pairs  # noqa: F401  (dedup review's list; the workbench's queue too)
-from .store import Store
-from .text.normalize import value_to_text
+
+def explain_pair(config: Config, table: str | None, a: str, b: str) -> dict:
+    """`dedup explain`: the pair view of rows ``a`` and ``b``, read from the store and the source."""
+    with opened(config, table, read_only=True) as o:
+        return pair_view(o.store, o.table, o.source, o.scorer, a, b)
 
 
 def pair_view(store: Store, tcfg: TableConfig, source, scorer: Scorer | None, a: str, b: str) -> dict:
@@ -88,47 +90,3 @@ def _text(values: dict, key: str, col: str) -> str | None:
     if key not in values:
         return "(not in the source)"
     return value_to_text(values[key].get(col))
-
-
-@dataclass
-class ReviewTally:
-    same: int = 0
-    different: int = 0
-    skipped: int = 0
-    decisions: list[Decision] = field(default_factory=list)
-
-    def line(self) -> str:
-        return (f"recorded {self.same + self.different} decisions ({self.same} same, {self.different} different), "
-                f"skipped {self.skipped}")
-
-
-ANSWERS = {"s": SAME, "same": SAME, "d": DIFFERENT, "different": DIFFERENT, "k": "skip", "skip": "skip",
-           "": "skip", "q": "quit", "quit": "quit"}
-
-
-def review_loop(pairs: list[tuple[str, str, float | None]], show: Callable[[str, str], str],
-                ask: Callable[[], str], echo: Callable[[str], None], record: Callable[[Decision], None],
-                source: str = "review", reviewer: str | None = None) -> ReviewTally:
-    """Show each pair, ask same / different / skip / quit, and record each answer as it is given
-    (with the ``reviewer``'s name)."""
-    tally = ReviewTally()
-    for n, (a, b, sim) in enumerate(pairs, 1):
-        echo(f"\n[{n}/{len(pairs)}] " + show(a, b))
-        while True:
-            answer = ANSWERS.get(ask().strip().lower())
-            if answer is not None:
-                break
-            echo("answer s (same), d (different), k (skip) or q (quit)")
-        if answer == "quit":
-            break
-        if answer == "skip":
-            tally.skipped += 1
-            continue
-        d = Decision(a, b, answer, now(), source, sim, reviewer=reviewer)
-        record(d)
-        tally.decisions.append(d)
-        if answer == SAME:
-            tally.same += 1
-        else:
-            tally.different += 1
-    return tally

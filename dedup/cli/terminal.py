@@ -9,8 +9,8 @@ import time
 
 import click
 
-from .db.masking import mask_secrets
-from .report.render import rows_per_second, visible
+from ..db.masking import mask_secrets
+from ..report.render import rows_per_second, visible
 
 
 def one_line(message: str) -> str:
@@ -51,6 +51,12 @@ class Progress:
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
 
 
 def started_prefix(s: dict) -> str:
