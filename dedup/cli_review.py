@@ -17,8 +17,8 @@ import click
 from .cli import Context, emit, handle_errors, main
 from .cli_options import table_option as _table_option
 from .errors import ConfigError
-from .index.decisions import DIFFERENT, SAME, Decision
-from .report.render import FORMULA_START, check_output, csv_cell, visible
+from .index.decisions import Decision
+from .report.render import FORMULA_START, check_output, csv_cell
 
 CSV_HEADER = ["a", "b", "verdict", "decided_at", "source", "similarity", "reviewer", "note", "action"]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as _dt
 
-import numpy as np
 
 from ..config.model import Config
 from ..errors import ConfigError
@@ -59,7 +58,7 @@ def apply_pending(config: Config, table: str | None) -> IncrementalResult | None
     return decide(config, table, [])
 
 
-def regroup(store: Store, recipe: Recipe, run_id: int, again: list[str] = ()) -> IncrementalResult | None:
+def regroup(store: Store, recipe: Recipe, run_id: int, again: list[str] | tuple[()] = ()) -> IncrementalResult | None:
     """Apply the decisions no run has applied yet to the stored groups, and finish run ``run_id``.
     ``again``: rows whose decisions were removed (forget, undo), worked out again from their stored
     sketches as if they had changed, so that links a removed "different" had cut come back."""

@@ -163,7 +163,7 @@ def mark_applied(store: Store, table: str, decisions: list[Decision], run_id: in
 
 
 def plan_changes(store: Store, recipe: Recipe, rows: Rows, sketches: np.ndarray, run_id: int,
-                 version: dict, decisions: list[Decision] = (), gone: list[str] = (),
+                 version: dict, decisions: list[Decision] | tuple[()] = (), gone: list[str] | tuple[()] = (),
                  limits: GroupsConfig | None = None) -> tuple[TableChanges, IncrementalResult]:
     """Work out, from the store and the new rows, everything the store must change, and what it amounts to.
 

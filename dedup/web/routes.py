@@ -93,7 +93,7 @@ def routes(site: Site) -> list[Route]:
         return site.render(request, "group.html", g=view, notes=actions.group_notes(config, bench.table, gid),
                            done=request.query_params.get("done"))
 
-    def _where_now(keys: list[str], leaving: set[str] = frozenset()) -> int | None:
+    def _where_now(keys: list[str], leaving: set[str] | frozenset[str] = frozenset()) -> int | None:
         """The group the first of ``keys`` that stays is in now (else any of them is in)."""
         with bench.opened() as (store, _source, _scorer):
             found = store.group_ids_of(bench.table, keys)
