@@ -9,6 +9,7 @@ one line counting how they went, so a log shows whether they ran.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import uuid
 from urllib.parse import quote
@@ -107,10 +108,51 @@ def _is_mongo_live(item) -> bool:
         callspec is not None and "mongo_live" in callspec.params.values())
 
 
+# --- slow: left out of the README's command, run by CI's `python -m pytest -m 'faults or slow'` ---------
+# The README's command must stay under 6 minutes on a 2-core machine (issue 23). A test runs there on
+# the server stores (PostgreSQL, MariaDB, a live MongoDB) and on mongomock (seconds a test: it rescans
+# collections on every write) only where the store or reader is the point (EVERY_SERVER, KEEP);
+# elsewhere those variants repeat its SQLite one and run in CI only.
+SERVERS = {"postgres", "mariadb", "mongo_live", "mongomock"}
+EVERY_SERVER = {"test_store_contract.py", "test_source.py", "test_mongo_store.py"}
+# Tests of many seconds each (measured with --durations on the 2-core machine); each reason says why
+# the default run does not lose the capability.
+SLOW = {
+    "test_incremental.py::test_killed_runs_then_a_clean_run_give_the_same_groups":
+        "runs killed at random points: fault injection (test_kill_points covers kills too)",
+    "test_incremental.py::test_mongo_changes_cut_at_each_write_are_repaired_by_running_again":
+        "a cut at every Mongo write: fault injection",
+    "test_incremental.py::test_a_failure_at_any_statement_of_the_write_leaves_the_store_as_it_was":
+        "a failure at every SQL statement: fault injection",
+    "test_killed_migrations.py::test_two_first_uses_of_a_new_*store_at_once_both_succeed*":
+        "two processes racing to migrate: concurrency, seconds of waiting on locks",
+    "test_mongo_sharding.py::test_every_block_collection_command_is_targeted_by_block_name":
+        "a profiled sharded run (the other sharding tests stay)",
+    "test_cluster_runs.py::test_size_warnings_are_silent_on_the_demo": "the whole demo table",
+    "test_clusters.py::test_fifty_thousand_copies_are_one_group_for_a_few_verifications": "a big table",
+    "test_init.py::test_person_table_scores_as_the_hand_written_config": "a 2,000-row wide table (the demo's stays)",
+}
+KEEP = {"test_incremental_property.py::test_full_then_incremental_runs_equal_one_full_run[late-rows-sqlite-mongomock]",
+        "test_incremental_property.py::test_full_then_incremental_runs_equal_one_full_run[late-rows-sqlite-mongo_live]"}
+
+
+def _is_slow(item) -> bool:
+    name = item.nodeid.rsplit("/", 1)[-1]
+    if name in KEEP:
+        return False
+    if any(fnmatch.fnmatchcase(name, pattern.replace("[", "[[]")) for pattern in SLOW):  # * a wildcard, [ itself
+        return True
+    params = set(map(str, getattr(getattr(item, "callspec", None), "params", {}).values()))
+    return bool(params & SERVERS) and name.split("::")[0] not in EVERY_SERVER
+
+
+@pytest.hookimpl(tryfirst=True)  # before the -m selection of addopts reads the marks
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if _is_mongo_live(item):
             item.add_marker(pytest.mark.mongo_live)
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)
 
 
 _mongo_live_outcomes: dict[str, str] = {}

@@ -1,5 +1,5 @@
 """Anchored buckets (dedup.index.anchors): a key's rows are compared with its first A rows only,
-full and incremental runs agree on it, and a hot key costs A pairs a row, not a pair per row."""
+a hot key costs A pairs a row, not a pair per row."""
 
 from __future__ import annotations
 
@@ -8,15 +8,13 @@ import random
 import numpy as np
 import pytest
 
-from dedup.index.anchors import ANCHORLESS, anchor_mask
+from dedup.index.anchors import anchor_mask
 from dedup.index.minhash import key_pairs
 from dedup.runs.full import run_full
-from dedup.runs.incremental import run_incremental
 from dedup.runs.recipe import Recipe
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
-from dedup.store import open_store
 from helpers import config_for
-from test_incremental import FIELDS, append, memberships
+from test_incremental import FIELDS
 
 
 def _anchored_pairs(keys, anchors, offsets=None):
@@ -100,54 +98,3 @@ def test_a_hot_key_costs_anchors_pairs_a_row_and_mass_copies_stay_one_group(tmp_
     result = run_full(cfg)
     mass = {str(r["id"]) for r in rows[:150]}
     assert any(mass <= set(g.keys) for g in result.groups)
-
-
-@pytest.mark.parametrize("store", ["sqlite", "mongomock"])
-def test_full_then_incremental_equal_one_full_run_when_buckets_outgrow_their_anchors(store, tmp_path):
-    """Three anchors a key, so the generator's duplicate clusters and the hot rows overflow them:
-    the groups and the stored block entries are those of one full run."""
-    if store == "mongomock":
-        from mongo_fixtures import MOCK_URL, mongomock_store
-
-        url, opened = MOCK_URL, mongomock_store()
-    else:
-        url = f"sqlite:///{tmp_path / 'store.db'}"
-        opened = open_store(url)
-    with opened:
-        _grow_in_three_runs(tmp_path, url, opened)
-
-
-def _grow_in_three_runs(tmp_path, url, store):
-    """A full run of 120 rows, two incremental runs to 300, against one full run of all 300."""
-    sample = generate_petitions(300, seed=31, duplicate_share=0.4)
-    rows = sample.rows
-    _make_hot(rows[::5], seed=5)
-    src = f"sqlite:///{tmp_path / 'src.db'}"
-    write_sample_db(src, SampleTable(rows[:120], sample.truth))
-    # nothing counts as common here (issue 22's learned weights would differ between a full run of
-    # 120 rows and one of 300: test_incremental's keep_terms tests cover that); this test is the anchors'
-    match = {"anchors": 3, "common_share": 1.0}
-    cfg = config_for(src, url, fields=FIELDS, watermark="updated_at", batch_size=97, match=match)
-    run_full(cfg, store=store)
-    append(src, rows[120:200])
-    run_incremental(cfg, store=store)
-    append(src, rows[200:])
-    run_incremental(cfg, store=store)
-
-    ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", fields=FIELDS, watermark="updated_at", match=match)
-    full = run_full(ref)
-    assert memberships(cfg, store=store) == memberships(ref)
-    recipe = Recipe.of(ref)
-    filed = recipe.block_entries(full.keys, full.sketches)
-    per_name = {}
-    for n in filed.names:
-        per_name[n] = per_name.get(n, 0) + 1
-    overflowing = [n for n in per_name if not n.endswith(ANCHORLESS) and per_name[n] == 3
-                   and per_name.get(n + ANCHORLESS, 0) > 3]
-    assert len(overflowing) >= 10  # many buckets did outgrow their anchors
-    plain = sorted({n.removesuffix(ANCHORLESS) for n in filed.names})
-    both = plain + [n + ANCHORLESS for n in plain]
-    stored = store.block_entries("petitions", both)
-    entries = {(name, key) for name, es in stored.items() for _, key in es}
-    assert entries == set(zip(filed.names, filed.keys))
-    assert max(len(stored[n]) for n in plain if n in stored) <= 3  # an incremental run reads 3 a key

@@ -1,8 +1,6 @@
 """Fields fingerprints (tables of records without text): each field its own block, candidates share a
 field, verification scores field by field with empty fields dropping out."""
 
-import sqlite3
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -14,14 +12,12 @@ from dedup.config import parse_config
 from dedup.errors import ConfigError
 from dedup.eval.metrics import pair_quality
 from dedup.text.features import Featurizer
-from dedup.index.fingerprint import HashedFeatures, field_sketch, sketch
-from dedup.runs.incremental import run_incremental
+from dedup.index.fingerprint import field_sketch, sketch
 from dedup.runs.full import run_full
 from dedup.runs.recipe import Recipe
 from dedup.text.segment import Segmenter
 from dedup.eval.sweep import run_eval
 from dedup.index.verify import FieldVerifier, SketchVerifier
-from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 PERSON_FIELDS = {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},
                  "id_number": {"kind": "chars", "weight": 3}, "phone": {"kind": "chars", "weight": 1.5},
@@ -175,27 +171,3 @@ def test_eval_sweeps_the_record_threshold(persons, tmp_path):
     hist = out["histograms"][0]
     assert sum(hist["true"]) > 0 and sum(hist["false"]) > 0
     assert out["current"]["precision"] >= 0.97
-
-
-def test_incremental_runs_on_person_records_equal_a_full_run(persons, store_url, tmp_path):  # noqa: F811
-    rows = sorted(persons.rows, key=lambda r: (r["updated_at"], r["id"]))
-    n = 150 if store_url.startswith("mongodb") else 600
-    rows = rows[:n]
-    cut = n * 2 // 3
-    db = tmp_path / "p.db"
-    write_sqlite(replace(persons, rows=rows[:cut]), str(db))
-    cfg = person_config(f"sqlite:///{db}", store_url, watermark="updated_at")
-    run_full(cfg, "persons")
-    full_db = tmp_path / "all.db"
-    write_sqlite(replace(persons, rows=rows), str(full_db))
-    con = sqlite3.connect(db)
-    with con:  # the later rows arrive, one of them with a field gone
-        con.execute("ATTACH DATABASE ? AS later", (str(full_db),))
-        con.execute("INSERT INTO persons SELECT * FROM later.persons WHERE id NOT IN (SELECT id FROM main.persons)")
-        con.execute("UPDATE persons SET phone = NULL, updated_at = '2099-01-01 00:00:00' WHERE id = ?", (rows[0]["id"],))
-    con.close()
-    assert run_incremental(cfg, "persons").rows_read == n - cut + 1
-    ref = person_config(f"sqlite:///{db}", f"sqlite:///{tmp_path / 'ref.db'}")
-    run_full(ref, "persons")
-    got = memberships(cfg, "persons")
-    assert got == memberships(ref, "persons") and len(got) > 10

@@ -1,4 +1,5 @@
-"""The incremental run: equivalence with a full run, stable group ids, version stamp, locks, crashes."""
+"""The incremental run: stable group ids, version stamp, locks, crashes (its equivalence with one full
+run is test_incremental_property.py's)."""
 
 import datetime as dt
 import signal
@@ -28,12 +29,6 @@ def store_url(request, monkeypatch):
     if request.param != "mongomock":
         return request.getfixturevalue(f"{request.param}_url")
     return mongomock_url(monkeypatch)
-
-
-@pytest.fixture
-def small(store_url):
-    """Sizes for the equivalence test: mongomock rescans a collection on every write, so it gets fewer rows."""
-    return (60, 110, 160) if store_url.startswith("mongodb") else (250, 480, 700)
 
 
 def cfg_for(source_url, store_url, **kw):
@@ -68,88 +63,6 @@ def full_reference(source_url, tmp_path):
     ref = cfg_for(source_url, f"sqlite:///{tmp_path / 'reference-store.db'}")
     run_full(ref)
     return memberships(ref)
-
-
-def test_full_then_incremental_runs_equal_one_full_run(store_url, small, tmp_path):
-    first, second, total = small
-    sample = generate_petitions(total, seed=11, duplicate_share=0.3)
-    src = f"sqlite:///{tmp_path / 'src.db'}"
-    write_sample_db(src, SampleTable(sample.rows[:first], sample.truth))
-    cfg = cfg_for(src, store_url)
-    run_full(cfg)
-    first_groups = memberships(cfg)
-    append(src, sample.rows[first:second])
-    r1 = run_incremental(cfg)
-    assert r1.rows_read == second - first
-    append(src, sample.rows[second:])
-    r2 = run_incremental(cfg)
-    assert r2.rows_read == total - second and r2.changed == 0
-    assert memberships(cfg) == full_reference(src, tmp_path)
-    assert len(memberships(cfg)) > len(first_groups)  # new rows did form or join groups
-
-    # edits: a grouped row gets unrelated text (its group may split), another becomes a copy
-    later = max(r["updated_at"] for r in sample.rows) + dt.timedelta(hours=1)
-    grouped = memberships(cfg)[0][0]
-    update(src, int(grouped), content="完全不同的内容：本人反映单位食堂卫生问题，请予以调查。", updated_at=later)
-    donor = sample.rows[total - 20]
-    update(src, 7, content=donor["content"], name=donor["name"], phone=donor["phone"], address=donor["address"],
-           title=donor["title"], updated_at=later)
-    r3 = run_incremental(cfg)
-    assert r3.rows_read == 2 and r3.changed == 2
-    assert memberships(cfg) == full_reference(src, tmp_path)
-    assert run_incremental(cfg).rows_read == 0  # nothing new: nothing read
-
-
-def test_with_idf_incremental_runs_equal_a_full_run_on_the_full_runs_terms(store_url, tmp_path):
-    """IDF counts are learned by the full run and read back from the store by incremental runs:
-    the result is the one a full run over all rows gets with those same counts (keep_terms)."""
-    sample = generate_petitions(240, seed=5, duplicate_share=0.4)
-    src = f"sqlite:///{tmp_path / 'src.db'}"
-    write_sample_db(src, SampleTable(sample.rows[:150], sample.truth))
-    cfg = cfg_for(src, store_url, max_distance=5, text={"idf": True})
-    first = len(run_full(cfg).keys)
-    append(src, sample.rows[150:])
-    assert run_incremental(cfg).rows_read == 90
-    store = open_store(cfg.store_url)
-    try:
-        # the IDF documents and (issue 22) the rows the common content features were counted in
-        assert store.state("petitions").version["learned"] == {"documents": first, "content_documents": first}
-    finally:
-        store.close()
-    incremental_groups = memberships(cfg)
-    assert len(incremental_groups) > 5
-    run_full(cfg, keep_terms=True)  # all 240 rows, weighted with the counts of the first 150
-    assert memberships(cfg) == incremental_groups
-    relearned = cfg_for(src, f"sqlite:///{tmp_path / 'relearned.db'}", max_distance=5, text={"idf": True})
-    everyone = len(run_full(relearned).keys)  # learning from all rows changes the weights: the stamp says so
-    store = open_store(relearned.store_url)
-    try:
-        assert store.state("petitions").version["learned"] == {"documents": everyone, "content_documents": everyone}
-        assert everyone > first
-    finally:
-        store.close()
-
-
-def test_incremental_runs_weigh_shared_text_as_the_full_run_learned_it(store_url, tmp_path):
-    """Issue 22: the common content features and identity values are learned by the full run and
-    read back by incremental runs: the result is the one a full run over all rows gets with what
-    the first full run learned (keep_terms), on every store."""
-    sample = generate_petitions(240, seed=6, duplicate_share=0.4)
-    src = f"sqlite:///{tmp_path / 'src.db'}"
-    write_sample_db(src, SampleTable(sample.rows[:150], sample.truth))
-    cfg = cfg_for(src, store_url)
-    first = len(run_full(cfg).keys)
-    store = open_store(cfg.store_url)
-    try:
-        assert store.state("petitions").version["learned"] == {"content_documents": first}
-    finally:
-        store.close()
-    append(src, sample.rows[150:])
-    assert run_incremental(cfg).rows_read == 90
-    incremental_groups = memberships(cfg)
-    assert len(incremental_groups) > 5
-    run_full(cfg, keep_terms=True)  # all 240 rows, weighed with what the first 150 taught
-    assert memberships(cfg) == incremental_groups
 
 
 def test_incremental_with_idf_needs_a_full_run_first(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -31,7 +32,7 @@ class Progress:
     def __init__(self, label: str, quiet: bool):
         self.label = visible(label)
         self.enabled = not quiet and sys.stderr.isatty()
-        self.bar = None
+        self.bar: Any = None  # a click progress bar once the total is known, on a terminal
         self.done = 0
         self.start = time.perf_counter()
 

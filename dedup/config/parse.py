@@ -109,7 +109,7 @@ def load_config(path: str | os.PathLike | None = None) -> Config:
 
 
 def parse_config(data: Any, base_dir: Path | None = None, origin: str = "config",
-                 found: list[tuple[str, str]] = ()) -> Config:
+                 found: list[tuple[str, str]] | tuple[()] = ()) -> Config:
     """Turn parsed YAML into a Config, reporting every problem at once (with ``found``, the
     problems the YAML loader saw, such as a key given twice)."""
     problems = _Problems(origin)

@@ -26,7 +26,7 @@ def _frozen(value: Any) -> Any:
 @cache
 def data_file(package: str, name: str) -> Any:
     """``data/<name>.json`` of ``package``, read once, with its lists as tuples."""
-    text = resources.files(package).joinpath("data", f"{name}.json").read_text(encoding="utf-8")
+    text = resources.files(package).joinpath("data").joinpath(f"{name}.json").read_text(encoding="utf-8")
     return _frozen(json.loads(text))
 
 

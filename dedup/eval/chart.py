@@ -11,7 +11,6 @@ import html
 import math
 from dataclasses import dataclass
 
-from ..report.render import _width
 
 METRICS = (("precision", "#1f77b4"), ("recall", "#ff7f0e"), ("f1", "#2ca02c"))
 SCORES = tuple(m for m, _ in METRICS)

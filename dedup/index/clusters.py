@@ -50,7 +50,7 @@ def need_of(head: int) -> int:
 
 def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
                   different: dict[str, set[str]] | None = None,
-                  same: set[tuple[str, str]] = frozenset()) -> list[list[str]]:
+                  same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset()) -> list[list[str]]:
     """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
 
     ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:

@@ -75,7 +75,7 @@ class HashedFeatures:
         sigs = None if any(p.signatures is None for p in parts) else np.concatenate([p.signatures for p in parts])
         content = [None, None] if any(p.content is None for p in parts) else \
             [np.concatenate([getattr(p, a) for p in parts]) for a in ("content", "content_counts")]
-        return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),
+        return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),  # type: ignore[call-arg]
                    field, sigs, *content)
 
     def rows(self, keep: np.ndarray) -> "HashedFeatures":

@@ -58,7 +58,7 @@ class UnionFind:
         return list(out.values())
 
 
-def linked_groups(pairs: list[Pair], fp_of: dict[str, int]) -> list[Group]:
+def linked_groups(pairs: list[Pair] | set[Pair], fp_of: dict[str, int]) -> list[Group]:
     """Connected components of the pairs as unnumbered groups (id 0), in order of their lowest key:
     members by key, distances to the first member, and the pairs of a spanning forest.
 

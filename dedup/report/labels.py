@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from typing import Any
 
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 LANGS = ("zh", "en")
 
-LABELS = {
+LABELS: dict[str, dict[str, Any]] = {
     "en": {
         "title": "Duplicate groups", "groups": "groups", "rows_in_groups": "rows in groups",
         "largest": "largest group", "skipped": "rows skipped", "deleted_rows": "rows deleted from the source",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from .cells import display_width as _width  # noqa: F401 (dedup.eval measures its tables with it)
-from .cells import visible
+from .cells import visible  # noqa: F401 (re-exported: terminal, cli_decide and report.sidebyside import it from here)
 from .html import to_html
 from .labels import LABELS, rule_text
 from .links import closest_pairs, pair_similarity, reading_order

@@ -59,7 +59,7 @@ def bin_edges(threshold: float | None, scores: np.ndarray) -> np.ndarray:
 
 
 def sample(cands: Candidates, threshold: float | None, per_bin: int, seed: int = 0,
-           exclude: set[tuple[str, str]] = frozenset()) -> list[tuple[str, str, float]]:
+           exclude: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset()) -> list[tuple[str, str, float]]:
     """Up to ``per_bin`` pairs from each similarity bin near the threshold (not those in
     ``exclude``, pairs already decided), nearest the threshold first, then the rest by bin."""
     edges = bin_edges(threshold, cands.score)

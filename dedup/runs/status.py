@@ -40,7 +40,7 @@ def _one(config: Config, tcfg: TableConfig, store: Store, max_age: _dt.timedelta
     history = [r for r in store.runs(name, limit=HISTORY) if r.kind in KINDS]
     live = lock is not None and not lock["expired"]
     last = {kind: next((r for r in history if r.kind == kind), None) for kind in KINDS}
-    out = {"table": name, "checked": iso_utc(now),
+    out: dict[str, object] = {"table": name, "checked": iso_utc(now),
            **{f"last_{kind}": _run(r, now, live and r is history[0]) if r else None for kind, r in last.items()},
            "lock": lock}
     problems = _run_problems(history, live, now, max_age)

@@ -73,8 +73,8 @@ def signals_held() -> Iterator[None]:
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
-        for s in dict.fromkeys(caught):
-            signal.raise_signal(s)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 def release_signals() -> None:
@@ -106,7 +106,7 @@ class Workers:
 
     def __init__(self, work: Callable[[Any], Any], n: int, what: str = "worker"):
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        ctx = multiprocessing.get_context(method)
+        ctx: Any = multiprocessing.get_context(method)  # typeshed's BaseContext lacks Process
         self.what = what
         self.procs, self.tasks, self.pipes = [], [], []
         self.in_flight: list[int] = []

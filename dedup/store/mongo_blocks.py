@@ -120,7 +120,7 @@ class BlockDocuments:
         so reading them once for both instead of once each halves that. Each document's count and
         bytes stay exact."""
         docs = self._read_blocks(blocks, table, list(dict.fromkeys([*(n for n in pull if pull[n]), *added])))
-        pulls = []
+        pulls: list = []
         for name, found in docs.items():
             wanted = pull.get(name)
             if wanted:

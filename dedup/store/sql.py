@@ -296,7 +296,7 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
         """Run ``query``, restricted to ``column IN values`` chunk by chunk (all rows when values is None)."""
         with self.engine.connect() as conn:
             if values is None:
-                return conn.execute(query).all()
+                return list(conn.execute(query).all())
             out: list = []
             values = list(dict.fromkeys(values))
             for start in range(0, len(values), chunk):

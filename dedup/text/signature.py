@@ -54,7 +54,8 @@ class TextSignature:
         petition's copies) are shingled once."""
         columns = self.content + self.identity
         first: dict[tuple, int] = {}
-        of_row, distinct = [], []
+        of_row: list = []
+        distinct: list = []
         for r in rows:
             values = tuple(r.get(c) for c in columns)
             if all(v is None or type(v) in (str, int) for v in values):  # hashable, and never True == 1
