@@ -19,11 +19,12 @@ def tables_option(verb: str):
                         help=f"Configured table to {verb}; repeat for several. Default: every configured table.")
 
 
-def output_option(help: str = "Write to FILE instead of stdout (checked before any work)."):
+def output_option(help: str = "Write to FILE instead of stdout (checked before any work)."):  # noqa: A002  (click's word)
     return click.option("-o", "--output", metavar="FILE", help=help)
 
 
-def format_option(choices: tuple[str, ...], help: str, *, default: str | None = None, json_alias: str | None = None):
+def format_option(choices: tuple[str, ...], help: str, *,  # noqa: A002  (click's word)
+                  default: str | None = None, json_alias: str | None = None):
     """``-f/--format`` (the value reaches the command as ``fmt``); with ``json_alias`` also the old
     ``--json`` flag, hidden from the help, that means ``--format json`` (scripts written for it keep working)."""
     def deco(fn):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from collections.abc import Sequence
 from ..config.model import GroupsConfig
 from ..index.clusters import QUORUM, cluster
 from ..index.decisions import Decision, decided_keys
@@ -43,7 +44,7 @@ class Batch:
     row_watermarks: dict[str, str | None] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, rows: Rows, sketches: np.ndarray, gone: list[str] = ()) -> Batch:
+    def read(cls, rows: Rows, sketches: np.ndarray, gone: Sequence[str] = ()) -> Batch:
         """The rows a run read (dedup.runs.stages.read_rows), sketched."""
         return cls(keys=rows.keys, sketches=sketches, skipped=list(rows.skipped), gone=list(gone),
                    watermark=rows.watermark, row_watermarks=rows.row_watermarks)
@@ -94,7 +95,7 @@ def mark_applied(store: Store, table: str, decisions: list[Decision], run_id: in
 
 
 def plan_changes(store: Store, recipe: Recipe, batch: Batch, *, run_id: int, version: dict,
-                 decisions: list[Decision] = (), limits: GroupsConfig | None = None) -> Plan:
+                 decisions: Sequence[Decision] = (), limits: GroupsConfig | None = None) -> Plan:
     """Work out, from the store and the batch, everything the store must change, and what it amounts to.
 
     ``decisions`` (all of the table's): pairs decided different are cut, pairs decided same joined;

@@ -10,6 +10,7 @@ next run of any kind.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from ..config.model import Config
 from ..errors import ConfigError
 from ..index.decisions import Decision
@@ -52,7 +53,7 @@ def apply_pending(config: Config, table: str | None) -> IncrementalResult | None
     return decide(config, table, [])
 
 
-def regroup(store: Store, recipe: Recipe, run_id: int, again: list[str] = ()) -> IncrementalResult | None:
+def regroup(store: Store, recipe: Recipe, run_id: int, again: Sequence[str] = ()) -> IncrementalResult | None:
     """Apply the decisions no run has applied yet to the stored groups, and finish run ``run_id``.
     ``again``: rows whose decisions were removed (forget, undo), worked out again from their stored
     sketches as if they had changed, so that links a removed "different" had cut come back."""

@@ -140,7 +140,9 @@ class Recipe:
         """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``;
         ``clock``: charges the search to stage ``candidates`` and the verification to ``verify``;
         ``distinct``: the rows' ``distinct_rows`` if known)."""
-        near = lambda sk: self.near(sk, taken)
+        def near(sk):
+            return self.near(sk, taken)
+
         verify = self.verify if self.method.verifies else None
         if clock is not None:
             near, verify = clock.wrap("candidates", near), verify and clock.wrap("verify", verify)

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse
 from starlette.routing import Route
 
+from collections.abc import Set as AbstractSet
 from ..errors import ConfigError
 from ..index.decisions import VERDICTS
 from ..runs import actions
@@ -98,7 +99,7 @@ class _Handlers:
                                 notes=actions.group_notes(self.config, self.bench.table, gid),
                                 done=request.query_params.get("done"))
 
-    def _where_now(self, keys: list[str], leaving: set[str] = frozenset()) -> int | None:
+    def _where_now(self, keys: list[str], leaving: AbstractSet[str] = frozenset()) -> int | None:
         """The group the first of ``keys`` that stays is in now (else any of them is in)."""
         with self.bench.opened() as (store, _source, _scorer):
             found = store.group_ids_of(self.bench.table, keys)
