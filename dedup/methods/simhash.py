@@ -50,7 +50,7 @@ class RowSimHash(Method):
         return cls(tcfg.fields, config.sketch_bits // 64, layout, verifier, _settings(config, layout))
 
     @property
-    def measure(self) -> str:  # type: ignore[override]  (read from the sketch width, not set)
+    def measure(self) -> str:  # type: ignore[override]  # read from the sketch width
         return f"cosine similarity estimated from {64 * self.words} SimHash bits"
 
     def featurizer(self, segmenter: Segmenter, tf: str) -> Featurizer:
@@ -96,7 +96,7 @@ class FieldSimHash(RowSimHash):
         return cls(tcfg.fields, config.sketch_bits // 64, layout, verifier, settings)
 
     @property
-    def measure(self) -> str:  # type: ignore[override]  (read from the sketch width, not set)
+    def measure(self) -> str:  # type: ignore[override]  # read from the sketch width
         return "weighted field similarity"
 
     @property

@@ -112,7 +112,7 @@ def plan_changes(store: Store, recipe: Recipe, batch: Batch, *, run_id: int, ver
     return Plan(changes=_table_changes(store, recipe, batch, scope, groups, history, run_id, version), update=update)
 
 
-def _scope(store: Store, recipe: Recipe, batch: Batch, decisions: list[Decision]) -> _Scope:
+def _scope(store: Store, recipe: Recipe, batch: Batch, decisions: Sequence[Decision]) -> _Scope:
     """The batch's keys, its pairs with stored rows, and the stored groups and rows they involve."""
     table, keys = recipe.table.name, batch.keys
     sketches = np.asarray(batch.sketches, dtype=np.uint64)
