@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from bench.labelled.persons import generate_persons, write_sqlite
+from bench.datasets.labelled.persons import generate_persons, write_sqlite
 from dedup.index.blocks import BITS, BlockLayout
 from dedup.index.candidates import near_pairs
 from dedup.config import parse_config
