@@ -6,11 +6,12 @@ import random
 from datetime import datetime, timedelta
 
 from bench.datasets.labelled.petition_vocab import (
-    _BANKS, _BOSS_TITLES, _BRANDS_ALL, _COMMUNITIES_ALL, _COMPOUND_SURNAMES, _DISTRICTS, _GIVEN, _HOMETOWNS,
+    _BANKS, _BOSS_TITLES, _BRANDS_ALL, _COMMUNITIES_ALL, _DISTRICTS, _HOMETOWNS,
     _OFFICIAL_TITLES, _RELATIVES, _RESTAURANT_KINDS, _RIVERS, _ROADS_ALL, _SCHOOL_KINDS, _SHOP_KINDS, _STREETS,
     _SURNAMES, _Topic, _TOWNS, _VILLAGES,
 )
 from dedup.demo.draws import integer as _int, pick as _pick, sample as _sample  # noqa: F401  (shared by the set's modules)
+from dedup.demo.writing import _name  # the demo's petitioners: same word lists, same draws
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,12 +55,6 @@ def _fmt_date(rng: random.Random, d: datetime, ref: datetime) -> str:
     if r < 0.96:
         return f"{d.year}年{d.month}月{d.day}号"
     return f"{d.year}.{d.month}.{d.day}"
-
-
-def _name(rng: random.Random) -> str:
-    surname = _pick(rng, _COMPOUND_SURNAMES) if rng.random() < 0.02 else _pick(rng, _SURNAMES)
-    given = _pick(rng, _GIVEN) if rng.random() < 0.3 else _pick(rng, _GIVEN) + _pick(rng, _GIVEN)
-    return surname + given
 
 
 def _phone(rng: random.Random) -> str:

@@ -41,7 +41,7 @@ import os
 import random
 from collections import Counter
 
-from bench.datasets.labelled.common import Labelled, write_truth_csv
+from bench.datasets.labelled.common import Labelled, write_sqlite_table, write_truth_csv
 from bench.datasets.labelled.petition_edits import _refile, _refile_short
 from bench.datasets.labelled.petition_kinds import _collective, _other_complaint, _unique_short
 from bench.datasets.labelled.petition_slots import _int, _pick, _weighted
@@ -232,24 +232,7 @@ def _spread(rng: random.Random, ids: list[int], labels: list[str]) -> None:
 
 def write_sqlite(labelled: Labelled, path: str | os.PathLike, table: str = "petitions") -> None:
     """(Re)create ``table`` in the SQLite file at ``path`` with all rows."""
-    from sqlalchemy import Column, DateTime, Integer, MetaData, Table, Text, create_engine, insert
-
-    metadata = MetaData()
-    petitions = Table(
-        table, metadata,
-        Column("id", Integer, primary_key=True, autoincrement=False),
-        Column("name", Text), Column("phone", Text), Column("address", Text), Column("title", Text),
-        Column("content", Text), Column("created_at", DateTime), Column("updated_at", DateTime),
-    )
-    engine = create_engine(f"sqlite:///{os.fspath(path)}")
-    try:
-        with engine.begin() as conn:
-            petitions.drop(conn, checkfirst=True)
-            petitions.create(conn)
-            for start in range(0, len(labelled.rows), 2000):
-                conn.execute(insert(petitions), labelled.rows[start:start + 2000])
-    finally:
-        engine.dispose()
+    write_sqlite_table(labelled, path, table, ("name", "phone", "address", "title", "content"))
 
 
 def summary(labelled: Labelled) -> str:

@@ -11,11 +11,11 @@ flat, sometimes one sentence more or less). Two rows on one topic with other det
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from bench.datasets.labelled.common import Labelled
 from . import topics_zh, zh
-from .output import cli
+from .output import cli, numbered
 
 KINDS = ("original", "refiled", "neighbour")
 
@@ -44,12 +44,7 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
             docs.append(({**other, "title": title, "content": zh.edit(rng, own)}, "neighbour", lab))
     docs = docs[:n_rows]
     rng.shuffle(docs)
-    rows, truth, kinds = [], {}, {}
-    for i, (row, kind, lab) in enumerate(docs, start=1):
-        at = t0 + timedelta(minutes=rng.randrange(500_000))
-        rows.append({"id": i, **row, "created_at": at, "updated_at": at})
-        truth[i], kinds[i] = lab, kind
-    return Labelled(rows, truth, kinds)
+    return numbered(docs, rng, t0)
 
 
 def main() -> None:

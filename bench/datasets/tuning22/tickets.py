@@ -10,10 +10,10 @@ customer writing again (usually from the same email; a reworded greeting, a typo
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from bench.datasets.labelled.common import Labelled
-from .output import cli
+from .output import cli, numbered
 
 KINDS = ("original", "resent")
 STOCK = (
@@ -90,13 +90,7 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
                           "body": body}, "resent", f"k{c}"))
     docs = docs[:n_rows]
     rng.shuffle(docs)
-    rows, truth, kinds = [], {}, {}
-    t0 = datetime(2025, 1, 1)
-    for i, (row, kind, lab) in enumerate(docs, start=1):
-        at = t0 + timedelta(minutes=rng.randrange(500_000))
-        rows.append({"id": i, **row, "created_at": at, "updated_at": at})
-        truth[i], kinds[i] = lab, kind
-    return Labelled(rows, truth, kinds)
+    return numbered(docs, rng, datetime(2025, 1, 1))
 
 
 def main() -> None:
