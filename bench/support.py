@@ -17,6 +17,15 @@ import numpy as np
 import sqlalchemy as sa
 
 POSTGRES_URL = os.environ.get("DEDUP_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+ROOT = Path(__file__).resolve().parents[1]  # the repository, from which bench/ imports as a package
+OUT = ROOT / "bench" / "out"  # scratch output of the benchmarks (ignored by git)
+
+
+def child_env(code: Path | None = None) -> dict[str, str]:
+    """The environment of a measured child process (``python -m bench.…``): a fresh interpreter finds
+    bench and dedup only through PYTHONPATH. ``code``: a checkout whose dedup comes first (a baseline)."""
+    paths = [str(p) for p in (code, ROOT) if p is not None] + [p for p in [os.environ.get("PYTHONPATH")] if p]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from bench.clustering.planted import POOL, SEGMENT_CHARS, SEGMENTS
+from bench.datasets.clustering.planted import POOL, SEGMENT_CHARS, SEGMENTS
 from dedup.cli import main
 from dedup.demo.generator import SampleTable, write_sample_db
 from dedup.index.decisions import Decision

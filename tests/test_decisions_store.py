@@ -108,15 +108,12 @@ def test_a_decision_not_yet_applied_is_applied_by_the_next_incremental_run(tmp_p
 
 def test_a_record_pair_is_explained_field_by_field_with_shares_that_add_up_to_its_score(tmp_path):
     import json
-    import sys
-    from pathlib import Path
 
     from click.testing import CliRunner
 
     from dedup.cli import main
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.labelled.persons import generate_persons, write_sqlite
+    from bench.datasets.labelled.persons import generate_persons, write_sqlite
 
     write_sqlite(generate_persons(400, seed=5), str(tmp_path / "p.db"))
     cfg = tmp_path / "dedup.yaml"

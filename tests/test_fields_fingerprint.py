@@ -5,7 +5,7 @@ field, verification scores field by field with empty fields dropping out."""
 import numpy as np
 import pytest
 
-from bench.labelled.persons import generate_persons, write_sqlite
+from bench.datasets.labelled.persons import generate_persons, write_sqlite
 from dedup.index.blocks import BITS, BlockLayout
 from dedup.index.candidates import near_pairs
 from dedup.config import parse_config

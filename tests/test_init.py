@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -21,12 +20,8 @@ from dedup.db.guess import _public_url
 from dedup.demo import prepare_demo
 from dedup.demo.generator import generate_petitions, write_sample_db
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
-
-from bench.heldout import persons_wide  # noqa: E402
-from bench.labelled import persons as labelled_persons  # noqa: E402
+from bench.datasets.heldout import persons_wide
+from bench.datasets.labelled import persons as labelled_persons
 
 
 @pytest.fixture
@@ -128,8 +123,9 @@ def test_english_table_without_primary_key(runner, tmp_path):
 
 
 def test_person_table_scores_as_the_hand_written_config(runner, tmp_path):
-    """bench/heldout/persons_wide (2,000 rows, 12 columns, text dates) and bench/labelled/persons (800): every guessed
-    config runs, and its F1 is within 0.02 of the hand-written one."""
+    """bench/datasets/heldout/persons_wide (2,000 rows, 12 columns, text dates) and
+    bench/datasets/labelled/persons (800): every guessed config runs, and its F1 is within 0.02 of
+    the hand-written one."""
     persons_wide.main(["--rows", "2000", "--seed", "100", "--out", str(tmp_path / "wide")])
     wide = tmp_path / "wide"
     out = wide / "init.yaml"
@@ -146,7 +142,7 @@ def test_person_table_scores_as_the_hand_written_config(runner, tmp_path):
     out = lab / "init.yaml"
     assert init(runner, f"sqlite:///{lab / 'persons.db'}", "persons", out).exit_code == 0
     table = load_config(out).table("persons")
-    hand = lab / "hand.yaml"  # bench/bench_quality.py's default for this set
+    hand = lab / "hand.yaml"  # bench/quality/bench_quality.py's default for this set
     hand.write_text(yaml.safe_dump({"source": {"url": "sqlite:///persons.db"}, "store": {"url": "sqlite:///h.db"},
                                     "tables": {"persons": {"key": "id", "fields": {
                                         "name": {"kind": "chars", "n": 1, "weight": 2},

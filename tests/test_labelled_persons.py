@@ -1,22 +1,16 @@
-"""The labelled person records used by the benchmarks (bench/labelled/persons.py)."""
+"""The labelled person records used by the benchmarks (bench/datasets/labelled/persons.py)."""
 
 from __future__ import annotations
 
 import csv
 import re
 import sqlite3
-import sys
 from collections import Counter, defaultdict
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 
-REPO_ROOT = str(Path(__file__).resolve().parents[1])
-if REPO_ROOT not in sys.path:
-    sys.path.insert(0, REPO_ROOT)
-
-from bench.labelled.persons import (  # noqa: E402
+from bench.datasets.labelled.persons import (
     FIELDS, KINDS, generate_persons, id_check_digit, id_number_valid, write_sqlite, write_truth_csv,
 )
 

@@ -16,10 +16,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.labelled.petitions import (  # noqa: E402
+from bench.datasets.labelled.petitions import (
     _BOILERPLATES,
     KINDS,
     Labelled,
@@ -28,6 +25,7 @@ from bench.labelled.petitions import (  # noqa: E402
     write_truth_csv,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 N = 3000
 SHORT_KINDS = {"short", "short_refiled", "short_same_topic"}
 HARD_NEGATIVES = {"same_person_other_complaint", "boilerplate", "short_same_topic"}
@@ -76,12 +74,12 @@ def test_same_seed_same_table_other_seed_other_table():
 
 
 def test_output_does_not_depend_on_string_hashing():
-    code = ("import hashlib, sys; sys.path.insert(0, %r); from bench.labelled.petitions import generate_petitions;"
+    code = ("import hashlib; from bench.datasets.labelled.petitions import generate_petitions;"
             "l = generate_petitions(300, 5);"
-            "print(hashlib.sha256(repr((l.rows, l.truth, l.kinds)).encode()).hexdigest())" % str(ROOT))
+            "print(hashlib.sha256(repr((l.rows, l.truth, l.kinds)).encode()).hexdigest())")
     here = generate_petitions(300, 5)
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": "12345", "PATH": ""}).stdout.strip()
+                           env={"PYTHONHASHSEED": "12345", "PATH": "", "PYTHONPATH": str(ROOT)}).stdout.strip()
     assert other == hashlib.sha256(repr((here.rows, here.truth, here.kinds)).encode()).hexdigest()
 
 

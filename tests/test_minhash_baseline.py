@@ -1,19 +1,13 @@
-"""The MinHash LSH baseline (bench/minhash_baseline.py)."""
+"""The MinHash LSH baseline (bench/quality/minhash_baseline.py)."""
 
 from __future__ import annotations
 
-import sys
 from functools import partial
-from pathlib import Path
 
 import pytest
 
-REPO_ROOT = str(Path(__file__).resolve().parents[1])
-if REPO_ROOT not in sys.path:
-    sys.path.insert(0, REPO_ROOT)
-
-from bench.labelled.persons import FIELDS, generate_persons, write_sqlite, write_truth_csv  # noqa: E402
-from bench.minhash_baseline import (  # noqa: E402
+from bench.datasets.labelled.persons import FIELDS, generate_persons, write_sqlite, write_truth_csv
+from bench.quality.minhash_baseline import (
     char_ngrams, jieba_tokens, main, minhash_groups, pair_quality,
 )
 

@@ -1,6 +1,6 @@
 """Groups pinned before the architecture work (issue 9): a refactor must find exactly these.
 
-Each case generates a table (the demo sample, the labelled petitions and persons of bench/labelled),
+Each case generates a table (the demo sample, the labelled petitions and persons of bench/datasets/labelled),
 runs a full run at explicit settings (the defaults of 2026-11-22, written out so that a later change
 of defaults does not move the pin) and compares a digest of the groups' member keys with the one
 recorded on main at f303617 (the minhash recipe's cases: recorded 2026-11-24, when it became the
@@ -20,7 +20,7 @@ from dedup.runs.full import run_full
 
 # groups.clustering (issue 22): the simhash cases were pinned with connected components and keep
 # them; on the minhash cases star clustering (the default since issue 22) finds exactly the pinned
-# groups, so they are pinned with it (bench/README.md, "Groups that hold together").
+# groups, so they are pinned with it (bench/results/history.md, "Groups that hold together").
 SETTINGS = {"match": {"method": "simhash"}, "simhash": {"max_distance": 12, "sketch_bits": 256, "min_similarity": 0.84, "min_field_similarity": 0.75},
             "text": {"idf": False, "tf": "log", "workers": 1}, "groups": {"clustering": "components"}}
 MINHASH = {"match": {"method": "minhash", "threshold": 0.75, "identity_threshold": 0.45, "short_chars": 60,
@@ -57,7 +57,7 @@ def _demo(tmp_path, rows=2000, seed=42):
 
 
 def _labelled(tmp_path, name, rows=2000, seed=0):
-    from bench.labelled import persons, petitions
+    from bench.datasets.labelled import persons, petitions
 
     module, fields = (petitions, PETITION_FIELDS) if name == "petitions" else (persons, PERSON_FIELDS)
     path = tmp_path / f"{name}.db"

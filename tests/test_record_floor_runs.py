@@ -1,5 +1,5 @@
 """Full and incremental runs on a table the record floor keys (issue 22): every person entered
-several times (bench/records/copies.py), so the learned keys alone would be empty.
+several times (bench/datasets/records/copies.py), so the learned keys alone would be empty.
 
 An incremental run keys and scores with what the first full run learned; a full run over all
 rows learns again. On a table this small the statistics of a part already pick other pair keys
@@ -15,7 +15,7 @@ import sqlite3
 
 import pytest
 
-from bench.records.copies import FIELDS, generate
+from bench.datasets.records.copies import FIELDS, generate
 from dedup.config import parse_config
 from dedup.config.model import FieldSpec
 from dedup.eval.metrics import pair_quality

