@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import pytest
 
-from bench.labelled.persons import generate_persons, write_sqlite
+from bench.datasets.labelled.persons import generate_persons, write_sqlite
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.index.anchors import ANCHORLESS
 from dedup.runs.full import run_full

@@ -43,7 +43,7 @@ CASES = {"row simhash": (RowSimHash, "petitions", SIMHASH), "field simhash": (Fi
 
 
 def _table(name: str, rows: int = 500, seed: int = 7) -> list[dict]:
-    from bench.labelled import persons, petitions
+    from bench.datasets.labelled import persons, petitions
 
     module = petitions if name == "petitions" else persons
     return getattr(module, f"generate_{name}")(rows, seed).rows

@@ -16,7 +16,7 @@ DEFAULT_CONFIG_NAME = "dedup.yaml"
 FIELD_KINDS = {"short": 2.0, "text": 1.0, "chars": 1.0}  # kind -> default weight (text/chars: x term frequency)
 DEFAULT_NGRAM = 2  # characters per n-gram of a ``chars`` field
 SKETCH_BITS = (64, 128, 192, 256)
-# The defaults are the recipe that measured best (bench/bench_quality.py); PAPER_RECIPE is the seed paper's.
+# The defaults are the recipe that measured best (bench/quality/bench_quality.py); PAPER_RECIPE is the seed paper's.
 DEFAULT_MAX_DISTANCE = 12
 DEFAULT_SKETCH_BITS = 256
 DEFAULT_MIN_SIMILARITY = 0.84

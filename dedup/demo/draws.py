@@ -1,5 +1,5 @@
 """Random draws for generated tables, from ``random.Random`` alone (no ``hash()``, no set order), so
-a seed always gives the same table. Shared by the demo sample and bench/labelled."""
+a seed always gives the same table. Shared by the demo sample and bench/datasets/labelled."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The demo's word lists, sentence templates and topics, kept as UTF-8 JSON under ``data/``.
 
 Data files rather than Python literals so the vocabulary reads as text and the labelled benchmark
-sets (bench/labelled) can build on the same lists through ``words`` instead of private names.
+sets (bench/datasets/labelled) can build on the same lists through ``words`` instead of private names.
 Lists come back as tuples: the generators index and concatenate them, and must not change them.
 """
 

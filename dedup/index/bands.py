@@ -16,8 +16,8 @@ short content needs J >= ``short_threshold`` (practically the same text, numbers
 J >= ``short_identity_threshold`` with an identity column equal. Every decision depends on the two
 rows alone, so a full run and any sequence of incremental runs find the same pairs.
 
-The defaults were chosen on bench/labelled and the training mix of bench/research/issue14
-(sweep: bench/sweep_recipe.py) and scored on bench/heldout, which they were not chosen on.
+The defaults were chosen on bench/datasets/labelled and the training mix of bench/research/issue14 (deleted; in git history)
+(sweep: bench/quality/sweep_recipe.py) and scored on bench/datasets/heldout, which they were not chosen on.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ at least one of b bands with 1 - (1 - J**r)**b (locality-sensitive hashing). The
 
 ``key_pairs`` finds the rows sharing a key by sorting packed (key, row) words in cache-sized
 partitions rather than one argsort (and gathers) over all n * m entries, which grew much faster
-than n (bench/bench_candidates.py); there is no loop over rows or buckets in Python.
+than n (bench/perf/bench_candidates.py); there is no loop over rows or buckets in Python.
 """
 
 from __future__ import annotations

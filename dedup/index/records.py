@@ -72,8 +72,8 @@ _LOW16 = U64(0xFFFF)
 class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
 
-    Defaults chosen by bench/records/sweep.py on the training persons (bench/records/common.py)
-    only; the floor's by bench/records/sweep_floor.py on those and bench/records/copies.py.
+    Defaults chosen by bench/quality/records/sweep.py on the training persons (bench/datasets/records/training.py)
+    only; the floor's by bench/quality/records/sweep_floor.py on those and bench/datasets/records/copies.py.
     """
 
     fields: int

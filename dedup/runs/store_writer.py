@@ -15,7 +15,7 @@ a SQLite file in WAL mode; an in-memory SQLite store is the parent's alone), whe
 fork, with more than one text worker (``text.workers: 1`` asks for one process) and at least ``MIN_ROWS`` rows (forking costs more than it saves on small
 tables). The price is memory: the child's block entries and the parent's pairs and groups are
 held at once, and pages both processes touch are copied (a 200k run's processes together peak
-4 % above the one-process write's, bench/README.md).
+4 % above the one-process write's, bench/results/history.md).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Normalisation (per value, generic, no column names): NFKC + case fold + no white
 (normalize_short), then punctuation and symbols removed; a date-shaped value (``1990/3/5``,
 ``1990年3月5日``, ``1990.03.05``) becomes ``19900305``; a value that is mostly digits keeps only
 its digits and Latin letters (``3栋2单元501`` and ``3-2-501`` both become ``32501``, ``128号``
-becomes ``128``). On the training persons (bench/records/sweep.py) ``digits=False`` scored the same F1;
+becomes ``128``). On the training persons (bench/quality/records/sweep.py) ``digits=False`` scored the same F1;
 it is kept because those address spellings are real and the rule costs nothing there.
 
 The per-row work that cannot be vectorised (normalising a Python string) is cached per field by
@@ -61,7 +61,7 @@ def normalize_value(value: object, digits: bool = True) -> str:
 class RecordSignature:
     """The words of record rows over ``fields`` (see the module doc).
 
-    ``k`` MinHash values of 16 bits per field (a multiple of 4). bench/records/sweep.py on the
+    ``k`` MinHash values of 16 bits per field (a multiple of 4). bench/quality/records/sweep.py on the
     training persons (20k, seeds 0/1): k = 4 F1 0.981/0.984, k = 8 0.984/0.986, k = 16 0.988/0.987
     but 14 candidates a row instead of 7 (its 4 band keys) and 5 words a field instead of 3; a
     pair's score is a weighted mean over all fields, so 8 rough estimates are enough.

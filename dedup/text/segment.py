@@ -6,7 +6,7 @@ jieba, and warns once. rjieba is held to jieba's output, not trusted for it: wit
 rjieba keeps ASCII letters and digits joined by ``.``, ``-`` or ``_`` as one word (``c.b``,
 ``a-b``, ``33.6k``) where jieba splits them (``c`` ``.`` ``b``) — after normalisation turns
 full-width letters and digits into ASCII, 4 of the 3,694 People's Daily paragraphs of
-``bench/heldout`` differ so. A block jieba cuts on its own (a run of ideographs, ASCII letters and
+``bench/datasets/heldout`` differ so. A block jieba cuts on its own (a run of ideographs, ASCII letters and
 digits and ``+#&._%-``) holding such a join, other than a plain number (``3.5``, ``12%``), is
 therefore given to jieba; everything else goes to rjieba. ``tests/test_segment_engines.py`` runs
 both on that corpus, in both HMM modes, and fails on any difference.

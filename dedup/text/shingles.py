@@ -8,7 +8,7 @@ as features of their own (``number_hashes``), each counted once, so a different 
 shows, just not through every shingle around it.
 
 Shingles are overlapping character n-grams (3 by default: the unit that measured best for
-Chinese complaints of 30 to 300 characters; bench/research/issue14). Each n-gram's code points are
+Chinese complaints of 30 to 300 characters; bench/research/issue14 (deleted; in git history)). Each n-gram's code points are
 packed into one 64-bit integer (exact for n <= 3: 21 bits a code point) and remixed, so no string
 is built per shingle.
 """
