@@ -88,6 +88,8 @@ class StoreWriter:
     def finish(self, groups: list, changes: list) -> None:
         """Send the groups and changes, wait for the commit; the child's error is raised here."""
         self._stop_watching()
+        if self.ended_early is not None:  # the watcher took the child's reply (its error) off the pipe already;
+            raise self.ended_early  # its interrupt of this thread may still be on its way (a blocked signal)
         try:
             self._pipe.send({"groups": groups, "changes": changes})
         except (BrokenPipeError, ConnectionResetError):
