@@ -2,17 +2,17 @@
 
 Entering records the run as running (unless it already has an id); ``s.finish(summary)`` records
 it ok; an error (Ctrl-C and SIGTERM included) that leaves the block unfinished records it failed
-with the error's text, then goes on as it was. The run's writes name the table and run once.
+with the error's text, then goes on as it was.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..errors import DedupError
 from ..index.decisions import Decision
-from .model import RunRecord, TableChanges, TableSnapshot
+from .model import RunRecord
 
 if TYPE_CHECKING:
     from .protocol import Store
@@ -36,12 +36,6 @@ class StoreSession:
 
     def decisions(self, keys: list[str] | None = None, pending: bool = False) -> list[Decision]:
         return self.store.decisions(self.table, keys, pending)
-
-    def replace(self, snapshot: TableSnapshot, later: Callable[[], dict] | None = None) -> None:
-        self.store.replace_table(snapshot, later)
-
-    def apply(self, changes: TableChanges) -> None:
-        self.store.apply_changes(changes)
 
     def mark_applied(self, pairs: list[tuple[str, str]]) -> None:
         self.store.mark_decisions_applied(self.table, pairs, self.run_id)
