@@ -20,7 +20,7 @@ from dedup.demo import prepare_demo
 from dedup.eval.metrics import load_truth_csv
 from dedup.index.decisions import DIFFERENT, SAME, Decision, apply_decisions
 from dedup.index.groups import Pair
-from dedup.report.render import _width
+from dedup.report.cells import display_width
 from dedup.report.sidebyside import render_pair
 from dedup.runs.calibrate import candidates, sample
 from dedup.runs.explain import Scorer
@@ -231,7 +231,7 @@ def test_side_by_side_lines_keep_their_width_with_wide_characters():
         {"name": "content", "a": "路灯不亮已经三个月了，请尽快修理" * 3, "b": "路灯不亮已经两个月了，请尽快修理abc" * 3}]}
     lines = render_pair(view, width=61).splitlines()
     body = [line for line in lines if " | " in line][1:]
-    assert body and all(_width(line.split(" | ")[0]) == 29 for line in body)
+    assert body and all(display_width(line.split(" | ")[0]) == 29 for line in body)
     assert "[三]" in lines[-1] or any("[三]" in line for line in body)
     assert any("[两]" in line.split(" | ")[1] for line in body)
 

@@ -23,7 +23,8 @@ from dedup.config import parse_config
 from dedup.db.masking import mask_secrets, remember_secrets
 from dedup.errors import ConfigError
 from dedup.eval.summary import render_eval_text
-from dedup.report.render import to_csv, to_table, visible
+from dedup.report.cells import visible
+from dedup.report.render import to_csv, to_table
 from dedup.store.sql_migrate import head_revision
 from helpers import make_table, petition
 from test_pipeline import BASE, OTHER

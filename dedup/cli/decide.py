@@ -10,7 +10,7 @@ import click
 
 from ..errors import ConfigError
 from ..index.decisions import DIFFERENT, SAME
-from ..report.render import visible
+from ..report.cells import visible
 from .base import Context, handle_errors
 from .options import format_option, output_option, table_option
 from .output import check_output, emit

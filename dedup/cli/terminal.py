@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 from ..db.masking import mask_secrets
-from ..report.render import rows_per_second, visible
+from ..report.cells import visible
+from ..report.render import rows_per_second
 
 
 def one_line(message: str) -> str:

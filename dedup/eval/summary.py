@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..report.render import _width, rows_per_second, visible
+from ..report.cells import display_width, visible
+from ..report.render import rows_per_second
 from .chart import SCORES, TEXT_PAIRS_SHOWN, _fmt, _fmt_value, _same, _score, pairs_total, shown_count
 
 
@@ -13,10 +14,10 @@ def _text(v) -> str:
 
 def _columns(header: list[str], rows: list[list[str]], left: tuple[int, ...] = ()) -> list[str]:
     """Aligned lines: columns in ``left`` are left-justified, the rest right-justified."""
-    widths = [max(_width(r[i]) for r in [header] + rows) for i in range(len(header))]
+    widths = [max(display_width(r[i]) for r in [header] + rows) for i in range(len(header))]
 
     def line(cells):
-        return "  " + "  ".join(c + " " * (w - _width(c)) if i in left else " " * (w - _width(c)) + c
+        return "  " + "  ".join(c + " " * (w - display_width(c)) if i in left else " " * (w - display_width(c)) + c
                                 for i, (c, w) in enumerate(zip(cells, widths)))
     return [line(r).rstrip() for r in [header] + rows]
 

@@ -9,12 +9,10 @@ import os
 from pathlib import Path
 
 from ..errors import ConfigError
-from .cells import display_width as _width  # noqa: F401 (dedup.eval measures its tables with it)
-from .cells import visible  # noqa: F401 (re-exported: terminal, cli_decide and report.sidebyside import it from here)
 from .html import to_html
 from .labels import LABELS, rule_text
 from .links import closest_pairs, pair_similarity, reading_order
-from .table import recipe_line, to_table  # noqa: F401 (recipe_line: for dedup.eval)
+from .table import to_table
 
 FORMATS = ("table", "json", "csv", "html")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 
-from .render import _width, visible
+from .cells import display_width, visible
 
 MARK_OPEN, MARK_CLOSE = "[", "]"  # around differing characters without colour
 REVERSE_ON, REVERSE_OFF = "\x1b[7m", "\x1b[27m"
@@ -40,14 +40,14 @@ def wrap(text: str, marks: list[bool], width: int, color: bool) -> list[str]:
 
     for c, m in zip(text, marks):
         extra = 0 if color else (1 if m != marked else 0) + (1 if m else 0)  # an opening mark, room to close it
-        if used + _width(c) + extra > width and out:
+        if used + display_width(c) + extra > width and out:
             close_line()
         if m != marked:
             out.append((REVERSE_ON if m else REVERSE_OFF) if color else (MARK_OPEN if m else MARK_CLOSE))
             used += 0 if color else 1
             marked = m
         out.append(c)
-        used += _width(c)
+        used += display_width(c)
     if out or not lines:
         close_line()
     return lines
@@ -116,7 +116,7 @@ def _listed(label: str, items: list[str], width: int) -> str:
 
 
 def _cell(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
+    return text + " " * max(0, width - display_width(text))
 
 
 def _path_text(path: list[dict]) -> str:
