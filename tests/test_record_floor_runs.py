@@ -27,13 +27,14 @@ from mongo_fixtures import mongo_live_url  # noqa: F401  (a live server when DED
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 
-def write(path, rows) -> None:
+def write(path, rows, fields=FIELDS) -> None:
+    """Rows into table ``persons`` (created if missing), ``updated_at`` a minute an id."""
     con = sqlite3.connect(str(path))
     with con:
         con.execute(f"CREATE TABLE IF NOT EXISTS persons (id INTEGER PRIMARY KEY, "
-                    f"{', '.join(f + ' TEXT' for f in FIELDS)}, updated_at TEXT)")
-        con.executemany(f"INSERT INTO persons VALUES ({', '.join('?' * (len(FIELDS) + 2))})",
-                        ([r["id"], *[r[f] for f in FIELDS],
+                    f"{', '.join(f + ' TEXT' for f in fields)}, updated_at TEXT)")
+        con.executemany(f"INSERT INTO persons VALUES ({', '.join('?' * (len(fields) + 2))})",
+                        ([r["id"], *[r[f] for f in fields],
                           str(dt.datetime(2026, 1, 1) + dt.timedelta(minutes=r["id"]))] for r in rows))
     con.close()
 

@@ -25,7 +25,9 @@ switched off until the next full run).
 
 The floor (issue 22): the cap counts a row's own copies as partners, so a table whose people are
 each entered several times (1 to 5 copies) fills every bucket with copies and the learning finds
-no key field at all. When it finds fewer than ``floor_exact`` key fields, the floor is used: up
+no key field at all. When it finds fewer than ``floor_exact`` fields of at most ``floor_below``
+expected partners (copies fill an id's buckets too: 1.8 partners with 60 % of people copied),
+the floor is used: up
 to ``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
 given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners
 first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
@@ -73,7 +75,9 @@ class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
 
     Defaults chosen by bench/quality/records/sweep.py on the training persons (bench/datasets/records/training.py)
-    only; the floor's by bench/quality/records/sweep_floor.py on those and bench/datasets/records/copies.py.
+    only; the floor's by bench/quality/records/sweep_floor.py on those and bench/datasets/records/copies.py,
+    its trigger ``floor_below`` by bench/quality/records/sweep_gather.py (1.5: 1.0 and 0.5 score the same
+    but key a 20,000-row training table by the floor too, twice the candidates).
     """
 
     fields: int
@@ -92,6 +96,7 @@ class RecordScheme:
     floor_pairs: int = 4         # pair keys
     floor_bands: int = 2         # and band keys, whatever max_partners left,
     floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
+    floor_below: float = 1.5     # the floor is off when floor_exact fields have at most this many partners
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -174,9 +179,13 @@ class RecordScheme:
                 for f in range(self.fields) if stats[f][1] >= self.min_key_distinct}
 
     def floored(self) -> bool:
-        """Whether the floor is in use: the learning found fewer than ``floor_exact`` key fields
-        (a table whose people are each entered several times: their copies fill every bucket)."""
-        return sum(p <= self.max_partners for p in self._field_partners().values()) < self.floor_exact
+        """Whether the floor is in use: the learning found fewer than ``floor_exact`` fields of at
+        most ``floor_below`` expected partners (a table whose people are each entered several times:
+        their copies fill every bucket; with 60 % of people copied an id number and a birth date
+        still pass the cap of 2 at 1.8 partners, and keyed on them alone a third of the copies that
+        damaged both were never candidates)."""
+        bar = min(self.max_partners, self.floor_below)
+        return sum(p <= bar for p in self._field_partners().values()) < self.floor_exact
 
     def _floor(self, floor: int) -> tuple[int, float]:
         return (floor, self.floor_partners) if self.floored() else (0, 0.0)

@@ -44,6 +44,8 @@ class Method(ABC):
     # what it learns
     learns: bool = False  # whether its keys depend on what a full run learns (``learn``)
     learns_content: bool = False  # whether it learns what the table's rows share (``learn_content``)
+    # how its pairs become groups
+    gathers: bool = False  # star clustering: a row joining a group brings its earlier partners left alone
     learned: dict | None = None
 
     # featurise and sketch

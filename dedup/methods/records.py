@@ -30,6 +30,7 @@ class Records(KeyedMethod):
     rule = "record_score"
     accepted = "record"
     learns = True
+    gathers = True  # a corrupted copy matched only by later copies (dedup.index.clusters)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:
