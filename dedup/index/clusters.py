@@ -24,12 +24,12 @@ Record tables (``gather``, issue 22): a corrupted copy whose only matches are la
 a group no row joins, since a row looks back, never forward; when a later row then joins a group,
 it brings such earlier partners of its own that are still alone, each checked against the group's
 head like a later row. On the tuning persons with several copies each this took star clustering's
-recall from 0.974 to 0.988 (bench/quality/records/sweep_gather.py); text tables never gather.
+recall from 0.968 to 0.985 (5,000 rows; bench/quality/records/sweep_gather.py); text tables never gather.
 
-Why this shape: a row's place depends only on the rows before it, so a group's head is always its
-lowest keys and the stored groups are all the state a later run needs (rows appended in key
-order are placed exactly as a full run places them; dedup.runs.incremental re-places the rows of
-the groups a batch touches). The work is bounded per row: one verification per candidate centre,
+Why this shape: a row's place depends only on the rows before it (and, gathered, on the row that
+gathered it), so a group's head is always its lowest keys and the stored groups are all the state
+a later run needs (rows appended in key order are placed exactly as a full run places them;
+dedup.runs.incremental re-places the rows of the groups a batch touches). The work is bounded per row: one verification per candidate centre,
 usually none (a row's pair is mostly with the centre itself), so 50,000 copies of one petition are
 one group at the cost of a dictionary look-up each.
 """
