@@ -13,7 +13,7 @@ from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.runs.recipe import Recipe
 from test_clusters import close, fps
-from test_incremental import memberships
+from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 from test_record_floor_runs import write
 from test_records_recipe import FIELDS, learned_scheme, table
 
@@ -80,14 +80,14 @@ def _config(source, store):
                                                 "fields": {f: "short" for f in FIELDS}}}})
 
 
-def test_full_then_incremental_gathers_as_one_full_run(tmp_path):
+def test_full_then_incremental_gathers_as_one_full_run(store_url, tmp_path):  # noqa: F811
     rows = _rows()
     scheme, sig = learned_scheme([{f: r[f] for f in FIELDS} for r in rows])
     x, z = len(rows) - 2, len(rows) - 1
     assert not scheme.verify(sig[[9]], sig[[x]])[0] and scheme.verify(sig[[x, 9]], sig[[z, z]]).all()
     src = tmp_path / "src.db"
     write(src, rows[:-1], FIELDS)
-    cfg = _config(f"sqlite:///{src}", f"sqlite:///{tmp_path / 'store.db'}")
+    cfg = _config(f"sqlite:///{src}", store_url)
     run_full(cfg, "persons")
     assert ["10", "301"] not in memberships(cfg, "persons")
     write(src, rows[-1:], FIELDS)
