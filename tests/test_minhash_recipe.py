@@ -140,8 +140,28 @@ def test_at_most_sixteen_keys_a_row(identity):
     sig = TextSignature(("content",), cols).of_rows(rows)
     names = BandScheme(identity).names_of(sig)
     assert all(len(n) <= MAX_KEYS for n in names)
-    assert len(names[0]) > len(names[1]) or identity == 0  # a short content adds identity keys
+    assert len(names[0]) == len(names[1])  # every content has its identity keys
+    before = BandScheme(identity, long_identity=False).names_of(sig)  # the recipe before issue 22's recall work
+    assert len(before[0]) > len(before[1]) or identity == 0  # a short content only
     assert all(len(name) <= 32 for row in names for name in row)
+
+
+# the same person's refile of LONG: its edits leave it in no band of LONG's (estimated Jaccard 0.64)
+LONG_REFILE = ("本人住在幸福小区三号楼，小区东门外的路灯已经坏了快三个月，晚上出行非常不便，老人摔倒过好几次，"
+               "多次向物业反映都没有人来修，请有关部门马上派人维修，保障居民夜间出行安全。我已经是第三次来信了。社区也说管不了。")
+
+
+def test_a_long_refile_out_of_every_band_is_found_by_the_identity_keys():
+    sig = _sig([_row(LONG), _row(LONG_REFILE, phone="13911112222"), _row(OTHER, phone="13911112222"),
+                _row(LONG_REFILE, name="李娜", phone="13700003333", address="别处")])
+    before = BandScheme(3, long_identity=False).near(sig)
+    assert (0, 1) not in set(zip(*(x.tolist() for x in before)))  # bands alone never compare the two
+    i, j = BandScheme(3).near(sig)
+    pairs = list(zip(i.tolist(), j.tolist()))
+    assert (0, 1) in pairs and (0, 2) in pairs  # name+address shared with both of the person's letters
+    kept = {p for p, ok in zip(pairs, TextVerifier(3)(sig[i], sig[j])) if ok}
+    assert (0, 1) in kept  # the identity bar (0.45) takes the refile
+    assert (0, 2) not in kept and (0, 3) not in kept  # another matter by the same person; another person's copy under 0.75
 
 
 def test_an_empty_content_has_no_keys_and_matches_nothing():

@@ -5,9 +5,13 @@ Signature words: [content length, one hash per identity column, MinHash values t
 Keys (the ``blockName`` of the store), at most 16 a row, however large the table:
 - ``bands`` MinHash band keys of ``r`` values each (LSH: a pair of Jaccard 0.75 shares one with
   probability 0.99 at 13 bands of 4, one of 0.5 with 0.56, one of 0.2 almost never);
-- for a *short* content (fewer than ``short_chars`` cleaned characters; its few shingles make
-  Jaccard coarse), exact keys of two identity columns together: the same person refiling a short
-  complaint with a changed phone or a typo still shares name+address.
+- exact keys of two identity columns together: the same person refiling a complaint with a changed
+  phone or a typo still shares name+address. Once only for a *short* content (fewer than
+  ``short_chars`` cleaned characters; its few shingles make Jaccard coarse); since issue 22 for
+  every content (``long_identity``): a long refile whose edits (a sentence added, a prefix, a new
+  phone) took it out of every band was never compared though the verifier's identity bar would
+  take it (bench/quality/recall22_where.py: on the tuning and held-out petitions most of the true
+  pairs never compared were the same person's).
 
 Verification (``TextVerifier``): J is the share of equal MinHash values, an estimate of the
 contents' Jaccard similarity. A pair of long contents is kept at J >= ``threshold``, or at
@@ -43,6 +47,7 @@ class BandScheme:
     r: int = 4  # MinHash values a band
     short_chars: int = 60
     anchors: int | None = 16  # a bucket's rows are compared with its first this many (dedup.index.anchors); None: all
+    long_identity: bool = True  # identity keys for long contents too (False: short ones only, the recipe before)
 
     @property
     def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
@@ -71,7 +76,7 @@ class BandScheme:
     def _keys(self, sig: np.ndarray) -> np.ndarray:
         length = sig[:, 0]
         out = [band_keys(self.values(sig), self.bands, self.r, valid=length > 0)]
-        short = (length > 0) & (length < self.short_chars)
+        short = (length > 0) & ((length < self.short_chars) | self.long_identity)
         for p, cols in enumerate(self.pairs_of_identity):
             ids = sig[:, 1 + np.array(cols)]
             key = combine(ids[:, 0], ids[:, -1] if len(cols) > 1 else ids[:, 0], p + 1)

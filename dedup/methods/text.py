@@ -56,7 +56,8 @@ class TextMinHash(KeyedMethod):
         v, s = self.verifier, self.scheme
         return {"match": "minhash", "signature": self.signature.version(),
                 "keys": {"bands": s.bands, "r": s.r, "short_chars": s.short_chars, "anchors": s.anchors,
-                         "identity_keys": [list(c) for c in s.pairs_of_identity]},
+                         "identity_keys": [list(c) for c in s.pairs_of_identity],
+                         "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
                                                       "short_identity_threshold")},
                 "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
