@@ -51,7 +51,7 @@ def nfkc_of(value: str) -> str:
     is left mostly passes CPython's quick check untouched. Characters outside the table
     (combining marks, astral ones) are left to the full normalisation: the result is the same.
     ``tests/test_fast_featurise.py`` compares the two on varied and random text."""
-    if value.isascii():
+    if len(value) < 24 or value.isascii():  # a name or a phone: the table's pattern would cost more than it saves
         return unicodedata.normalize("NFKC", value)
     return unicodedata.normalize("NFKC", _compat()[1].sub(_run, value))
 
