@@ -129,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, code in runs:
             r = run_dedup(folder, code)
             say(line(name, r, pair_quality(r["groups"], truth), r["wall"], r["cpu"]) + "\n")
+            say("  stages (s): " + ", ".join(f"{k} {v:.1f}" for k, v in r["stages"].items()) + "\n")
         r = measured([sys.executable, "-m", "bench.perf.vs_rensa", "--rensa-child", str(folder)], child_env())
         b = r["best"]
         say(line(f"rensa MinHash LSH, best threshold {b['threshold']}", r, b, b["seconds"], b["cpu"]) + "\n")
