@@ -21,6 +21,7 @@ from cityhash import CityHash64
 
 from ..index.fingerprint import HashedFeatures
 from .features import _TF_CACHED, _TF_TABLES, Featurizer
+from .shingles import row_hash_order
 
 
 class _Hashes(dict):
@@ -52,7 +53,7 @@ def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -
     hashes = np.fromiter(map(_HASHES.__getitem__, flat), np.uint64, n)
     seg = np.repeat(np.arange(len(seg_len)), seg_len)
     # a field's occurrences of one feature: one run after a stable sort by (field segment, hash)
-    order = np.lexsort((hashes, seg))
+    order = row_hash_order(seg, hashes, len(seg_len))
     h, s = hashes[order], seg[order]
     starts = np.flatnonzero(np.r_[True, (h[1:] != h[:-1]) | (s[1:] != s[:-1])]) if n else np.empty(0, np.int64)
     tf = np.diff(np.r_[starts, n])
@@ -65,12 +66,12 @@ def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -
     weights = _tf_weights(fz, tf) * field_w[pos]  # a whole value is one occurrence: 1.0 * weight
     # one feature met in several fields: its runs, in field order, become one entry
     run_row = np.asarray(seg_row, np.int64)[run_seg]
-    by = np.lexsort((first, run_hash, run_row))
+    by = row_hash_order(run_row, run_hash, len(found))  # stable: ties (one feature's fields) in field order
     rr, rh = run_row[by], run_hash[by]
     heads = np.flatnonzero(np.r_[True, (rh[1:] != rh[:-1]) | (rr[1:] != rr[:-1])]) if len(by) else by
     total = _sum_in_order(weights[by], heads)
     head = by[heads]
-    place = np.lexsort((first[head], run_row[head]))  # each row's features in the order first met
+    place = np.argsort(run_row[head] * max(n, 1) + first[head])  # each row's features in the order first met
     head = head[place]
     counts = np.bincount(run_row[head], minlength=len(found)).astype(np.int64)
     return HashedFeatures(run_hash[head], total[place], ~whole[pos[head]], counts,

@@ -52,8 +52,9 @@ def split_scripts(parts: list[str], digits: str = "keep") -> tuple[int, str, lis
     cleaned = shingles.fold_noise(folded)
     length = len(shingles.fold_digits(cleaned))
     stop = english_stopwords()
-    words = [w for w in _LATIN.findall(folded) if w not in stop]
-    rest = shingles.fold_noise(_LATIN.sub(" ", folded)) if words or _LATIN.search(folded) else cleaned
+    latin = _LATIN.findall(folded)
+    words = [w for w in latin if w not in stop]
+    rest = shingles.fold_noise(_LATIN.sub(" ", folded)) if latin else cleaned
     if digits == "fold":
         rest = shingles.fold_digits(rest)
     return length, rest, words, shingles.digit_runs(normal)

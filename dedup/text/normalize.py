@@ -8,11 +8,56 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal
+import functools
 import re
 import unicodedata
 
 NORMALIZATION_VERSION = 1  # bump when the output of any function here changes (it changes fingerprints)
-_WS = re.compile(r"\s+")
+
+
+class _Runs(dict):
+    """A run of characters NFKC changes -> the run with each character replaced by its own NFKC."""
+
+    def __missing__(self, run: str) -> str:
+        if len(self) >= 1 << 12:
+            self.clear()
+        value = self[run] = run.translate(_compat()[0])
+        return value
+
+
+_RUNS = _Runs()
+
+
+@functools.cache
+def _compat() -> tuple[dict[int, str], re.Pattern]:
+    """(code point -> its NFKC, a pattern of runs of them) for the BMP characters NFKC changes
+    (about 3,000; built once a process, in about 30 ms)."""
+    table = {}
+    for c in range(0x10000):
+        if not 0xD800 <= c < 0xE000:
+            ch = chr(c)
+            normal = unicodedata.normalize("NFKC", ch)
+            if normal != ch:
+                table[c] = normal
+    return table, re.compile("[" + "".join(re.escape(chr(c)) for c in table) + "]+")
+
+
+def nfkc_of(value: str) -> str:
+    """``unicodedata.normalize("NFKC", value)``, about three times faster on Chinese text with
+    full-width punctuation. One such character makes CPython decompose and recompose the whole
+    text (some 150 ns a character); here each run of characters NFKC changes is first replaced by
+    its characters' own NFKC, which leaves the text's NFKD, hence its NFKC, as it was (NFKD is
+    each character's decomposition, canonically reordered; NFKD(NFKC(c)) = NFKD(c)), and what
+    is left mostly passes CPython's quick check untouched. Characters outside the table
+    (combining marks, astral ones) are left to the full normalisation: the result is the same.
+    ``tests/test_fast_featurise.py`` compares the two on varied and random text."""
+    if len(value) < 24 or value.isascii():  # a name or a phone: the table's pattern would cost more than it saves
+        return unicodedata.normalize("NFKC", value)
+    return unicodedata.normalize("NFKC", _compat()[1].sub(_run, value))
+
+
+def _run(m: re.Match) -> str:
+    return _RUNS[m.group()]
 
 
 _MEMO: dict[str, str] = {}
@@ -26,7 +71,7 @@ def nfkc(value: str) -> str:
     if out is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        out = _MEMO[value] = unicodedata.normalize("NFKC", value)
+        out = _MEMO[value] = nfkc_of(value)
     return out
 
 
@@ -34,19 +79,21 @@ def _fold(value: str, raw: bool = False) -> str:
     """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise
     twice; the second time only when folding changed something (else it would return its input:
     the same result, and most Chinese text has nothing to fold). ``raw``: a cell value as read."""
-    normal = nfkc(value) if raw else unicodedata.normalize("NFKC", value)
+    normal = nfkc(value) if raw else nfkc_of(value)
     folded = normal.casefold()
-    return normal if folded == normal else unicodedata.normalize("NFKC", folded)
+    return normal if folded == normal else nfkc_of(folded)
 
 
 def normalize_text(value: str) -> str:
-    """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed."""
-    return _fold(_WS.sub(" ", _fold(value, True)).strip()).strip()
+    """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed. (``split()``
+    splits on what ``\\s`` matches, ``str.isspace``, and drops the ends: ``_WS.sub(" ", s).strip()``
+    in a fifth of the time.)"""
+    return _fold(" ".join(_fold(value, True).split())).strip()
 
 
 def normalize_short(value: str) -> str:
     """A short field's whole value: like normalize_text, with all whitespace removed."""
-    return _fold(_WS.sub("", _fold(value, True)))
+    return _fold("".join(_fold(value, True).split()))
 
 
 def value_to_text(value: object) -> str | None:

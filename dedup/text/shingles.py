@@ -16,13 +16,12 @@ is built per shingle.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 import numpy as np
 from cityhash import CityHash64
 
 from ..index.minhash import splitmix64
-from .normalize import _fold, nfkc
+from .normalize import _fold, nfkc, nfkc_of
 
 U64 = np.uint64
 _NOISE = re.compile(r"[\W_]+")
@@ -42,7 +41,7 @@ def clean(text: str) -> str:
 
 def numbers(text: str) -> list[str]:
     """The digit runs of the text, as written after NFKC (full-width digits read as ASCII)."""
-    return _DIGITS.findall(unicodedata.normalize("NFKC", text))
+    return _DIGITS.findall(nfkc_of(text))
 
 
 def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
@@ -53,13 +52,13 @@ def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
     normal = "\n".join(map(nfkc, parts))
     folded = normal.casefold()
     if folded != normal:
-        folded = unicodedata.normalize("NFKC", folded)
+        folded = nfkc_of(folded)
     return _DIGITS.sub("0", _NOISE.sub("", folded)), _DIGITS.findall(normal)
 
 
 def nfkc_again(folded: str) -> str:
     """NFKC of casefolded text (folding can un-normalise)."""
-    return unicodedata.normalize("NFKC", folded)
+    return nfkc_of(folded)
 
 
 def fold_noise(text: str) -> str:
@@ -124,8 +123,23 @@ def merge(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray
 
 def distinct_per_row(hashes: np.ndarray, owner: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
     """Hashes grouped by row (``owner`` per hash), each row's duplicates dropped -> (hashes, counts)."""
-    order = np.lexsort((hashes, owner))
+    order = row_hash_order(owner, hashes, rows)
     hashes, owner = hashes[order], owner[order]
     keep = np.ones(len(hashes), bool)
     keep[1:] = (hashes[1:] != hashes[:-1]) | (owner[1:] != owner[:-1])
     return hashes[keep], np.bincount(owner[keep], minlength=rows).astype(np.int64)
+
+
+def row_hash_order(owner: np.ndarray, hashes: np.ndarray, rows: int) -> np.ndarray:
+    """``np.lexsort((hashes, owner))`` (``owner`` in ``range(rows)``), from one stable sort of one
+    uint64 key, the owner in its high bits and the hash's high bits below: a two-key lexsort takes
+    three to four times as long. Where two hashes of one owner share their high bits and not the
+    rest in the wrong order (about one row in 2**40), the lexsort is made instead: the same order."""
+    bits = max(1, (rows - 1).bit_length())
+    key = (owner.astype(U64) << U64(64 - bits)) | (hashes >> U64(bits))
+    order = np.argsort(key, kind="stable")
+    key, ordered = key[order], hashes[order]
+    tie = key[1:] == key[:-1]
+    if (ordered[1:][tie] < ordered[:-1][tie]).any():
+        return np.lexsort((hashes, owner))
+    return order
