@@ -22,6 +22,7 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
 PART_ENTRIES = 1 << 16  # key_pairs sorts its keys in partitions of about this many (in cache)
 ROW_CHUNK = 1 << 13  # key_pairs remixes and partitions the keys of this many rows together
+FEATURE_CHUNK = 1 << 20  # weighted_minhash works on about this many features (whole rows) at a time
 
 
 def splitmix64(x: np.ndarray) -> np.ndarray:
@@ -54,28 +55,63 @@ def weighted_minhash(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray
     same in every row (an exponential race: feature f at permutation i reaches -ln(1 - u_fi) / w_f,
     the earliest wins). A weight-1 feature keeps its plain value u (32 bits); one of weight w < 1
     gets 1 - (1 - u) ** (1 / w) on the same scale, later on average. Only the weights below 1
-    are transformed, so a row with no discounted feature has exactly ``minhash``'s values."""
+    are transformed, so a row with no discounted feature has exactly ``minhash``'s values.
+
+    Worked out FEATURE_CHUNK features (whole rows) at a time, so the temporaries stay small
+    whatever the table; in each, every distinct feature's k values are made once (rows share
+    most of their n-grams) and each permutation gathers them, 4 bytes an occurrence."""
     counts = np.asarray(counts, dtype=np.int64)
     hashes = np.asarray(hashes, dtype=U64)
     out = np.full((len(counts), k), EMPTY, np.uint32)
-    has = counts > 0
     if not len(hashes):
         return out
-    starts = (np.cumsum(counts) - counts)[has]
     a, b = permutations(k, seed)
-    light = np.flatnonzero(np.asarray(weights) < 1.0) if weights is not None else np.zeros(0, np.int64)
-    if len(light):  # a light feature is in many rows (that is why it is light): its value is worked out once
-        lh, first, inv = np.unique(hashes[light], return_index=True, return_inverse=True)
-        power = 1.0 / np.asarray(weights, dtype=np.float64)[light][first]
-    with np.errstate(over="ignore"):
-        for i in range(k):
-            v = (hashes * a[i] + b[i]) >> U64(32)
-            if len(light):
-                u = ((lh * a[i] + b[i]) >> U64(32)).astype(np.float64)
-                late = -np.expm1(np.log1p(-(u + 0.5) / 2.0 ** 32) * power)  # 1 - (1 - u) ** (1 / w)
-                v[light] = np.minimum(np.floor(late * 2.0 ** 32), float(EMPTY - 1)).astype(U64)[inv]
-            out[has, i] = np.minimum.reduceat(v.astype(np.uint32), starts)
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    ends = np.cumsum(counts)
+    lo = 0
+    while lo < len(counts):
+        first = int(ends[lo] - counts[lo])
+        hi = max(lo + 1, int(np.searchsorted(ends, first + FEATURE_CHUNK, side="right")))
+        last = int(ends[hi - 1])
+        _weighted_chunk(hashes[first:last], counts[lo:hi], None if w is None else w[first:last], a, b, out[lo:hi])
+        lo = hi
     return out
+
+
+def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None, a: np.ndarray,
+                    b: np.ndarray, out: np.ndarray) -> None:
+    """``weighted_minhash`` of some consecutive rows into ``out``: a (k, distinct features) table
+    of values, the light features' (weight < 1) transformed, the same feature light in some rows
+    taking the weight of its first light occurrence; then per permutation one gather and one
+    minimum per row."""
+    if not len(hashes):
+        return
+    light = weights < 1.0 if weights is not None else None
+    with np.errstate(over="ignore"):
+        if light is None or not light.any():
+            distinct, inv = np.unique(hashes, return_inverse=True)
+            table = ((distinct * a[:, None] + b[:, None]) >> U64(32)).astype(np.uint32)
+        else:
+            plain = ~light
+            distinct, plain_inv = np.unique(hashes[plain], return_inverse=True)
+            lh, first, light_inv = np.unique(hashes[light], return_index=True, return_inverse=True)
+            power = 1.0 / weights[light][first]
+            u = ((lh * a[:, None] + b[:, None]) >> U64(32)).astype(np.float64)
+            late = -np.expm1(np.log1p(-(u + 0.5) / 2.0 ** 32) * power)  # 1 - (1 - u) ** (1 / w)
+            late_values = np.minimum(np.floor(late * 2.0 ** 32), float(EMPTY - 1)).astype(U64).astype(np.uint32)
+            table = np.concatenate([((distinct * a[:, None] + b[:, None]) >> U64(32)).astype(np.uint32),
+                                    late_values], axis=1)
+            inv = np.empty(len(hashes), np.int64)
+            inv[plain] = plain_inv
+            inv[light] = light_inv + len(distinct)
+    has = counts > 0
+    starts = (np.cumsum(counts) - counts)[has]
+    found = np.empty((int(has.sum()), len(a)), np.uint32)
+    v = np.empty(len(hashes), np.uint32)
+    for i in range(len(a)):
+        np.take(table[i], inv, out=v)
+        found[:, i] = np.minimum.reduceat(v, starts)
+    out[has] = found
 
 
 def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None = None) -> np.ndarray:

@@ -19,6 +19,7 @@ from ..store import Store
 from ..text.terms import TermModel
 from .clock import StageClock
 from .recipe import Recipe
+from .sketching import sketch_rows
 from .stages import Progress, Rows, read_rows
 from .stored import stored_content, stored_terms
 
@@ -46,7 +47,7 @@ def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None
         rows = read_rows(source, recipe, progress, workers=workers)
     with clock.stage("sketch"):
         recipe, terms = learned_from_features(recipe, rows.features, stored)
-        sketches = recipe.sketch(rows.features, terms)
+        sketches = sketch_rows(recipe, rows.features, terms, workers)
         recipe = learned(recipe, sketches)
     # the features' arrays (about 1.4 KB a row) are freed before the pairs, groups and store write
     return Featurised(rows=replace(rows, features=None), sketches=sketches, recipe=recipe, terms=terms)

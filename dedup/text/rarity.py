@@ -48,11 +48,9 @@ class ContentModel:
               floor: float, salt: np.uint64 = SALT) -> "ContentModel":
         """The common features of rows whose content hashes (distinct per row) are ``hashes``."""
         empty = cls(documents, common_share, common_rows, floor, np.empty(0, np.uint64), np.empty(0, np.int64), salt)
-        hashes = np.asarray(hashes, np.uint64)
-        hashes = hashes[hashes != 0]  # an identity value of 0: none
-        if not len(hashes):
+        uniq, counts = document_counts(hashes)
+        if not len(uniq):
             return empty
-        uniq, counts = np.unique(hashes, return_counts=True)
         keep = counts > empty.common
         return cls(documents, common_share, common_rows, floor, uniq[keep], counts[keep].astype(np.int64), salt)
 
@@ -98,3 +96,23 @@ class ContentModel:
 
     def stamp(self) -> dict:
         return {"content_documents": self.documents}
+
+
+COUNT_CHUNK = 1 << 22  # document_counts counts this many hashes at a time
+
+
+def document_counts(hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct non-zero hashes sorted, how often each occurs) of ``hashes``, counted COUNT_CHUNK
+    at a time and merged: a table's rows share most features, so the temporaries are a chunk's
+    (not a sorted copy of every row's features, 8 bytes a feature, 240 features a demo row)."""
+    hashes = np.asarray(hashes, np.uint64).ravel()
+    parts = [np.unique(chunk[chunk != 0], return_counts=True)  # an identity value of 0: none
+             for chunk in (hashes[lo:lo + COUNT_CHUNK] for lo in range(0, len(hashes), COUNT_CHUNK))]
+    if len(parts) == 1:
+        return parts[0][0], parts[0][1].astype(np.int64)
+    if not parts:
+        return np.empty(0, np.uint64), np.empty(0, np.int64)
+    uniq, inv = np.unique(np.concatenate([u for u, _c in parts]), return_inverse=True)
+    counts = np.zeros(len(uniq), np.int64)
+    np.add.at(counts, inv, np.concatenate([c for _u, c in parts]))
+    return uniq, counts

@@ -1,0 +1,146 @@
+"""Issue 26: the weighted MinHash made in chunks (``weighted_minhash``) and the sketch stage made by
+worker processes (``dedup.runs.sketching``) give exactly what the one-process path gave: the same
+values, so stored tables need no new full run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import yaml
+
+from dedup.config import parse_config
+from dedup.db.source import Source
+from dedup.demo import DEMO_CONFIG
+from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
+from dedup.index import minhash as minhash_module
+from dedup.index.minhash import EMPTY, U64, permutations, weighted_minhash
+from dedup.runs import sketching
+from dedup.runs.featurise import featurise_table
+from dedup.runs.recipe import Recipe
+from dedup.runs.stages import read_rows
+from dedup.text import rarity
+from dedup.text.rarity import ContentModel
+
+FORM = "尊敬的信访接待中心领导您好本人现就以下事项向贵单位提出信访请求恳请领导在百忙之中予以关注请贵单位依法依规受理并书面答复"
+
+
+def _reference(hashes, counts, weights, k, seed=1):
+    """weighted_minhash as it was before issue 26 (k passes over every feature at once)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    hashes = np.asarray(hashes, dtype=U64)
+    out = np.full((len(counts), k), EMPTY, np.uint32)
+    has = counts > 0
+    if not len(hashes):
+        return out
+    starts = (np.cumsum(counts) - counts)[has]
+    a, b = permutations(k, seed)
+    light = np.flatnonzero(np.asarray(weights) < 1.0) if weights is not None else np.zeros(0, np.int64)
+    if len(light):
+        lh, first, inv = np.unique(hashes[light], return_index=True, return_inverse=True)
+        power = 1.0 / np.asarray(weights, dtype=np.float64)[light][first]
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            v = (hashes * a[i] + b[i]) >> U64(32)
+            if len(light):
+                u = ((lh * a[i] + b[i]) >> U64(32)).astype(np.float64)
+                late = -np.expm1(np.log1p(-(u + 0.5) / 2.0 ** 32) * power)
+                v[light] = np.minimum(np.floor(late * 2.0 ** 32), float(EMPTY - 1)).astype(U64)[inv]
+            out[has, i] = np.minimum.reduceat(v.astype(np.uint32), starts)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("chunk", [7, 300, 1 << 20])
+def test_weighted_minhash_in_chunks_is_bit_identical_to_the_one_pass_kernel(monkeypatch, seed, chunk):
+    """Random rows drawing from a small vocabulary (shared features), some empty, weights a function
+    of the feature (some light, some tiny), in chunks smaller than one row up to all rows at once."""
+    monkeypatch.setattr(minhash_module, "FEATURE_CHUNK", chunk)
+    rng = np.random.default_rng(seed)
+    vocab = rng.integers(0, 2**64 - 1, size=400, dtype=np.uint64)
+    weight_of = np.where(rng.random(400) < 0.4, rng.choice([0.01, 0.2, 0.5, 0.999], size=400), 1.0)
+    counts = rng.integers(0, 40, size=120)
+    counts[rng.random(120) < 0.15] = 0
+    picks = rng.integers(0, 400, size=int(counts.sum()))
+    hashes, weights = vocab[picks], weight_of[picks]
+    for w in (weights, None, np.ones(len(hashes)), np.full(len(hashes), 0.3)):
+        for k in (64, 6):
+            got = weighted_minhash(hashes, counts, w, k, seed=seed + 1)
+            assert got.tobytes() == _reference(hashes, counts, w, k, seed=seed + 1).tobytes()
+    assert (weighted_minhash(hashes, counts, weights, 8)[counts == 0] == EMPTY).all()
+
+
+def test_weighted_minhash_of_no_features_is_empty_everywhere():
+    out = weighted_minhash(np.empty(0, np.uint64), np.zeros(3, np.int64), np.empty(0), 8)
+    assert out.shape == (3, 8) and (out == EMPTY).all()
+    assert weighted_minhash(np.empty(0, np.uint64), np.empty(0, np.int64), None, 8).shape == (0, 8)
+
+
+def _table(tmp_path) -> tuple[object, str]:
+    """A demo table with a form many rows share, a common name, rows without content, and copies."""
+    rows = generate_petitions(900, seed=26).rows
+    for i, r in enumerate(rows):
+        if i % 3 == 0:
+            r["content"] = FORM + str(r["content"])
+        if i % 5 == 0:
+            r["name"] = "王芳"
+        if i % 41 == 0:
+            r["content"], r["title"] = None, None
+    for r in rows[100:160]:  # a mass petition: copies of one row
+        r["content"], r["title"], r["name"] = rows[99]["content"], rows[99]["title"], rows[99]["name"]
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    write_sample_db(src, SampleTable(rows, {}))
+    raw = yaml.safe_load(DEMO_CONFIG)
+    raw["source"]["url"], raw["store"]["url"] = src, f"sqlite:///{tmp_path / 'store.db'}"
+    raw["source"]["batch_size"] = 200
+    config = parse_config(raw, origin="test")
+    return config, src
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tmp_path, monkeypatch, workers):
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    monkeypatch.setattr(sketching, "SKETCH_ROWS", 128)  # several ranges for the workers
+    got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=workers)
+    # the one-process path: every row featurised, learned from and sketched here
+    rows = read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+    learned = recipe.learn_content(rows.features)
+    method = learned.method
+    assert len(method.content_model.hashes) and len(method.identity_model.hashes)  # the weights are on
+    assert got.rows.keys == rows.keys
+    assert got.recipe.method.content_model.hashes.tobytes() == method.content_model.hashes.tobytes()
+    assert got.recipe.method.content_model.counts.tobytes() == method.content_model.counts.tobytes()
+    assert got.recipe.method.identity_model.hashes.tobytes() == method.identity_model.hashes.tobytes()
+    assert got.sketches.tobytes() == learned.sketch(rows.features).tobytes()
+    # and the signature words are TextSignature.finish's over the whole table at once
+    f = rows.features
+    words = method.signature.finish(f.signatures, f.content, f.content_counts, method.content_model, method.identity_model)
+    assert got.sketches[:, learned.method.words:].tobytes() == words.tobytes()
+    values = got.sketches[:, -(method.signature.perms // 2):]
+    assert len({values[i].tobytes() for i in range(100, 160)}) == 1  # the copies' contents sketch alike
+    empty = [i for i, k in enumerate(got.rows.keys) if int(k) % 41 == 1 and not 100 < int(k) <= 160]  # rows[i % 41 == 0]
+    assert empty and (values[empty] == np.uint64(0xFFFFFFFF_FFFFFFFF)).all()  # no content: EMPTY values
+
+
+def test_a_failing_sketch_worker_fails_the_run(tmp_path, monkeypatch):
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    monkeypatch.setattr(sketching, "SKETCH_ROWS", 128)
+
+    def broken(*_args):
+        raise RuntimeError("sketch worker broke")
+    monkeypatch.setattr(sketching, "_sketch_range", broken)
+    with pytest.raises(RuntimeError, match="sketch worker broke"):
+        featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
+
+
+@pytest.mark.parametrize("chunk", [5, 64, 1 << 22])
+def test_the_common_features_counted_in_chunks_are_the_ones_counted_at_once(monkeypatch, chunk):
+    monkeypatch.setattr(rarity, "COUNT_CHUNK", chunk)
+    rng = np.random.default_rng(chunk)
+    hashes = rng.choice(np.array([0, 3, 5, 2**63 + 7, 2**64 - 1], np.uint64), size=1000)
+    model = ContentModel.learn(hashes, 1000, 0.1, 20, 0.05)
+    uniq, counts = np.unique(hashes[hashes != 0], return_counts=True)
+    assert model.hashes.tobytes() == uniq.tobytes() and model.counts.tolist() == counts.tolist()
+    assert len(ContentModel.learn(np.zeros(9, np.uint64), 9, 0.1, 20, 0.05).hashes) == 0
+    assert len(ContentModel.learn(np.empty(0, np.uint64), 0, 0.1, 20, 0.05).hashes) == 0
