@@ -45,17 +45,16 @@ import uuid
 import numpy as np
 
 from ..config.model import Config
-from ..errors import ConfigError
 from ..index.decisions import decided_keys
 from ..index.groups import Pair
 from .lineage import counts
-from ..text.terms import TermModel
 from .featurise import learned
 from .full import finish_full, settle_groups, snapshot
 from .locking import table_run
 from .recipe import Recipe
 from .results import FullResult
-from .spark_parts import Part, info_of, kept, merged, merged_terms, read_part, repeated_keys, sketched
+from .spark_learn import learned_parts
+from .spark_parts import Part, info_of, kept, merged, read_part, repeated_keys, sketched
 from .spark_search import ENTRY, PAIR, searched
 from .spark_stage import stage_entries, stage_part
 
@@ -89,16 +88,12 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
     (the result holds no per-row data: ``keys`` and ``sketches`` are empty, ``fingerprinted``
     counts the rows)."""
     recipe = Recipe.of(config, table)
-    if recipe.method.learns_content:
-        raise ConfigError(f"{recipe.table.name}: --engine spark does not learn what the table shares yet "
-                          "(match.common_share): set match.common_share: 1.0 for Spark runs, or run without "
-                          "--engine spark")
     started = time.perf_counter()
     spark = spark or spark_session(master)
     sc = spark.sparkContext
     with table_run(config, recipe.table, "full") as (source, store, run):
         tname = recipe.table.name
-        parts, terms, got, width = _sketched_parts(sc, config, recipe, source.split_keys(
+        parts, recipe, terms, got, width = _sketched_parts(sc, config, recipe, source.split_keys(
             partitions or 2 * sc.defaultParallelism), started)
         if recipe.learns:
             recipe = learned(recipe, signature_rows(parts, got.drop, recipe.words, width))
@@ -120,23 +115,26 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
 
 def _sketched_parts(sc, config: Config, recipe: Recipe, cuts: list, started: float):
     """Step 1: the key ranges read and sketched in the executors (an RDD of Parts, persisted), the
-    table's term counts under IDF, the parts merged as one read (Merged) and the sketches' width."""
+    recipe with what the table shares and its term counts under IDF (dedup.runs.spark_learn), the
+    parts merged as one read (Merged) and the sketches' width."""
     from pyspark import StorageLevel
 
     ranges = list(enumerate(zip([None, *cuts], [*cuts, None])))
     tname = recipe.table.name
     parts = sc.parallelize(ranges, len(ranges)).map(lambda r: read_part(config, tname, *r))
-    terms, featured = None, parts
-    if recipe.idf:  # the term counts of the whole table first: the features are kept for the sketches
-        featured = parts.cache()
-        terms = merged_terms(featured.map(lambda p: TermModel.learn(p.rows.features)).collect())
-    parts = featured.map(lambda p: sketched(config, tname, p, terms)).persist(StorageLevel.MEMORY_AND_DISK)
+    terms, featured, repeats = None, parts, None
+    if recipe.idf or recipe.method.learns_content:  # learned from the whole table first: the features are kept
+        featured = parts.persist(StorageLevel.MEMORY_AND_DISK)
+        repeats = repeated_keys(featured)
+        recipe, terms = learned_parts(featured, recipe, {k for k, n in repeats.items() if n > 1})
+    content = (recipe.content_model, recipe.identity_model)
+    parts = featured.map(lambda p: sketched(config, tname, p, terms, content)).persist(StorageLevel.MEMORY_AND_DISK)
     infos = parts.map(info_of).collect()
     featured.unpersist()
-    got = merged(infos, repeated_keys(parts))
+    got = merged(infos, repeats if repeats is not None else repeated_keys(parts))
     log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, got.rows.rows_read, len(ranges),
               time.perf_counter() - started)
-    return parts, terms, got, max((i.width for i in infos), default=recipe.width)
+    return parts, recipe, terms, got, max((i.width for i in infos), default=recipe.width)
 
 
 def _staged_and_searched(parts, store, config: Config, recipe: Recipe, run_id: int, got, width: int, started: float):
