@@ -251,21 +251,24 @@ def carried(obj, kinds=(np.ndarray, bytes, bytearray)) -> list:
     return []
 
 
-def test_the_driver_receives_no_rows(spark, tmp_path, monkeypatch):
-    """No sketch reaches the driver, and no key but those of grouped or skipped rows and the
-    furthest watermark position of each key range. With connected components: star clustering
-    (the default since issue 22) still collects the paired rows' sketches on the driver, a known
-    gap left to issue 26 (groups made in the executors)."""
+@pytest.mark.parametrize("clustering", ["star", "components"])
+def test_the_driver_receives_no_rows(spark, tmp_path, monkeypatch, clustering):
+    """No sketch or fingerprint reaches the driver, and no key but those of grouped or skipped rows
+    and the furthest watermark position of each key range: the groups are made in the executors
+    (dedup.runs.spark_groups), star clustering's checks too."""
     from dedup.runs.spark import run_full_spark
 
     source_url, sample = sample_db(tmp_path, 1500, seed=3)
-    local_cfg, spark_cfg = configs(tmp_path, source_url, groups={"clustering": "components"})
+    local_cfg, spark_cfg = configs(tmp_path, source_url, groups={"clustering": clustering})
     seen = collected_by(monkeypatch)
     far = run_full_spark(spark_cfg, "petitions", spark=spark, partitions=4)
     monkeypatch.undo()
     local = run_full(local_cfg, "petitions")
     assert groups_of(far) == groups_of(local) and far.fingerprinted == len(local.keys)
-    assert seen and not carried(seen)
+    assert seen and not carried(seen, (bytes, bytearray))  # a row's sketch travels as bytes
+    fps = {int(v) for v in local.sketches[:, 0].tolist()}
+    values = {int(v) for a in carried(seen, np.ndarray) for v in a.ravel().tolist()}  # the common features' hashes
+    assert not fps & (values | set(carried(seen, int)))  # nor any row's fingerprint
     every_key = set(local.keys)
     keys_seen = {s for s in carried(seen, str) if s in every_key}
     told = {k for g in local.groups for k in g.keys} | {s.key for s in local.skipped}
@@ -422,3 +425,25 @@ def test_what_the_table_shares_is_learned_as_the_local_run_learns_it(spark, tmp_
     got, want = stored(spark_cfg, names), stored(local_cfg, names)
     assert want["version"]["learned"]["content_documents"] == len(local.keys)
     assert got == want
+
+
+def test_connected_components_in_spark_are_those_of_union_find(spark):
+    """Large-star / small-star rounds (dedup.runs.spark_groups.components) on a long chain whose
+    least key is in the middle, a star, a cycle, a lone pair and a self-loop: every key labelled
+    with its component's least key."""
+    import random
+
+    from dedup.index.groups import UnionFind
+    from dedup.runs.spark_groups import components
+
+    chain = [f"c{i:03d}" for i in range(120)]
+    chain = chain[60:] + chain[:60]  # the least key half way along the chain
+    edges = list(zip(chain, chain[1:])) + [("s00", f"s{i:02d}") for i in range(1, 30)]
+    edges += [("y1", "y2"), ("y2", "y3"), ("y3", "y1"), ("p1", "p2"), ("z", "z")]
+    random.Random(3).shuffle(edges)
+    uf = UnionFind()
+    for a, b in edges:
+        uf.union(a, b)
+    want = {k: min(c) for c in uf.components() for k in c if len(c) > 1}
+    labelled = components(spark.sparkContext.parallelize(edges, 4)).collect()
+    assert dict(labelled) == want and len(labelled) == len(want)  # one label a key
