@@ -96,8 +96,8 @@ class Child:
     """A command in a child process (with ``child_env``), its stderr read line by line as it comes,
     so a test can wait for a line and then act on the process."""
 
-    def __init__(self, args: list[str]):
-        self.proc = subprocess.Popen(args, env=child_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    def __init__(self, args: list[str], env: dict[str, str] | None = None):
+        self.proc = subprocess.Popen(args, env={**child_env(), **(env or {})}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, text=True, errors="replace")
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -30,12 +30,8 @@ IN_CI = bool(os.environ.get("CI"))
 FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 mongo_live_url = mongo_fixtures.mongo_live_url  # a fixture
 BIG_ROWS = 50_000
-UNWEIGHTED = {"common_share": 1.0}  # Spark runs learn no shared-text weights yet (run_full_spark refuses them)
-
-
-def config_for(*args, match=None, **kw):
-    """helpers.config_for with match.common_share 1.0: what a Spark run needs."""
-    return helpers.config_for(*args, match={**UNWEIGHTED, **(match or {})}, **kw)  # the generated table of the issue; its pair of runs takes minutes on two cores
+UNWEIGHTED = {"common_share": 1.0}  # nothing learned of what the table shares (the shipped defaults learn it)
+config_for = helpers.config_for  # the shipped defaults: what the table shares is learned in Spark too
 
 
 def _why_no_spark() -> str | None:
@@ -128,6 +124,7 @@ def test_demo_table_same_groups_and_same_store(spark, tmp_path):
     pytest.param({"match": {"method": "simhash"}}, id="simhash"),
     pytest.param({"text": {"idf": True}}, id="idf"),
     pytest.param({"match": {"anchors": 2}}, id="anchors-2"),
+    pytest.param({"match": UNWEIGHTED}, id="nothing-common"),
 ])
 def test_other_recipes_same_groups(spark, tmp_path, kw):
     """The SimHash recipe (Recipe.near in a bucket), IDF (term counts added up over the key ranges)
@@ -177,7 +174,7 @@ def test_cli_engine_spark(spark, tmp_path):
     config_file.write_text(
         f"source: {{url: '{source_url}'}}\nstore: {{url: '{spark_cfg.store_url}'}}\n"
         "tables:\n  petitions:\n    key: id\n    watermark: updated_at\n    fields: {name: short, phone: short, "
-        "address: short, title: text, content: text}\nmatch: {common_share: 1.0}\n", encoding="utf-8")
+        "address: short, title: text, content: text}\n", encoding="utf-8")
     got = CliRunner().invoke(main, ["-c", str(config_file), "full", "--engine", "spark", "--partitions", "3"])
     assert got.exit_code == 0, got.output
     local = run_full(local_cfg, "petitions")
@@ -254,21 +251,24 @@ def carried(obj, kinds=(np.ndarray, bytes, bytearray)) -> list:
     return []
 
 
-def test_the_driver_receives_no_rows(spark, tmp_path, monkeypatch):
-    """No sketch reaches the driver, and no key but those of grouped or skipped rows and the
-    furthest watermark position of each key range. With connected components: star clustering
-    (the default since issue 22) still collects the paired rows' sketches on the driver, a known
-    gap left to issue 26 (groups made in the executors)."""
+@pytest.mark.parametrize("clustering", ["star", "components"])
+def test_the_driver_receives_no_rows(spark, tmp_path, monkeypatch, clustering):
+    """No sketch or fingerprint reaches the driver, and no key but those of grouped or skipped rows
+    and the furthest watermark position of each key range: the groups are made in the executors
+    (dedup.runs.spark_groups), star clustering's checks too."""
     from dedup.runs.spark import run_full_spark
 
     source_url, sample = sample_db(tmp_path, 1500, seed=3)
-    local_cfg, spark_cfg = configs(tmp_path, source_url, groups={"clustering": "components"})
+    local_cfg, spark_cfg = configs(tmp_path, source_url, groups={"clustering": clustering})
     seen = collected_by(monkeypatch)
     far = run_full_spark(spark_cfg, "petitions", spark=spark, partitions=4)
     monkeypatch.undo()
     local = run_full(local_cfg, "petitions")
     assert groups_of(far) == groups_of(local) and far.fingerprinted == len(local.keys)
-    assert seen and not carried(seen)
+    assert seen and not carried(seen, (bytes, bytearray))  # a row's sketch travels as bytes
+    fps = {int(v) for v in local.sketches[:, 0].tolist()}
+    values = {int(v) for a in carried(seen, np.ndarray) for v in a.ravel().tolist()}  # the common features' hashes
+    assert not fps & (values | set(carried(seen, int)))  # nor any row's fingerprint
     every_key = set(local.keys)
     keys_seen = {s for s in carried(seen, str) if s in every_key}
     told = {k for g in local.groups for k in g.keys} | {s.key for s in local.skipped}
@@ -380,11 +380,70 @@ def test_decisions_are_applied_as_the_local_run_applies_them(spark, tmp_path):
         store.close()
 
 
-def test_spark_refuses_the_shared_text_weighting_it_does_not_learn(tmp_path):
-    from dedup.errors import ConfigError
+def stored_terms(config) -> dict[int, int]:
+    """Every term count a SQLite store keeps for the table (IDF terms and common features, salted)."""
+    engine = sa.create_engine(config.store_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT term_hash, doc_count FROM dedup_term_counts WHERE table_name = 'petitions'"))
+            return {int(h) & 0xFFFF_FFFF_FFFF_FFFF: int(n) for h, n in rows}
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("kw", [
+    pytest.param({}, id="defaults"),
+    pytest.param({"text": {"idf": True}, "match": {"common_rows": 3}}, id="idf-and-more-common"),
+])
+def test_what_the_table_shares_is_learned_as_the_local_run_learns_it(spark, tmp_path, kw):
+    """At the shipped defaults (match.common_share < 1) the executors count the content features
+    and identity values and a shuffle adds them up: the common ones, their counts, the version
+    stamp's rows and so the sketches, groups and store are the local run's. Rows are appended
+    that repeat a stock sentence and a common name, so that features below the bar in every key
+    range are above it in the table."""
+    from dedup.db.source import Source
+    from dedup.runs.featurise import featurise_table
     from dedup.runs.spark import run_full_spark
 
-    source_url, _ = sample_db(tmp_path, 50)
-    weighted = helpers.config_for(source_url, f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS)
-    with pytest.raises(ConfigError, match=r"^petitions: --engine spark does not learn what the table shares"):
-        run_full_spark(weighted, "petitions", spark=object())
+    source_url, sample = sample_db(tmp_path, 1500, seed=17)
+    stock = "本人反映的问题至今没有得到解决，请有关部门尽快调查处理并给予答复。"
+    shared = [dict(r, id=5000 + i, name="王伟", content=f"{r['content']}{stock}") for i, r in
+              enumerate(sample.rows[::40])]  # spread over every key range, about 38 rows
+    _append(source_url, shared)
+    local_cfg, spark_cfg = configs(tmp_path, source_url, **kw)
+    local = run_full(local_cfg, "petitions")
+    far = run_full_spark(spark_cfg, "petitions", spark=spark, partitions=5)
+    with Source(local_cfg.source_url, local_cfg.tables["petitions"], 250) as source:
+        learned = featurise_table(source, Recipe.of(local_cfg, "petitions")).recipe
+    content, identity = learned.content_model, learned.identity_model
+    assert len(content.hashes) > 10 and len(identity.hashes) >= 1  # the stock sentence's n-grams, the name
+    terms = stored_terms(local_cfg)
+    assert {int(h) for h in np.concatenate([content.kept()[0], identity.kept()[0]])} <= set(terms)
+    assert stored_terms(spark_cfg) == terms
+    assert groups_of(far) == groups_of(local)
+    names = block_names(local_cfg, local)
+    got, want = stored(spark_cfg, names), stored(local_cfg, names)
+    assert want["version"]["learned"]["content_documents"] == len(local.keys)
+    assert got == want
+
+
+def test_connected_components_in_spark_are_those_of_union_find(spark):
+    """Large-star / small-star rounds (dedup.runs.spark_groups.components) on a long chain whose
+    least key is in the middle, a star, a cycle, a lone pair and a self-loop: every key labelled
+    with its component's least key."""
+    import random
+
+    from dedup.index.groups import UnionFind
+    from dedup.runs.spark_groups import components
+
+    chain = [f"c{i:03d}" for i in range(120)]
+    chain = chain[60:] + chain[:60]  # the least key half way along the chain
+    edges = list(zip(chain, chain[1:])) + [("s00", f"s{i:02d}") for i in range(1, 30)]
+    edges += [("y1", "y2"), ("y2", "y3"), ("y3", "y1"), ("p1", "p2"), ("z", "z")]
+    random.Random(3).shuffle(edges)
+    uf = UnionFind()
+    for a, b in edges:
+        uf.union(a, b)
+    want = {k: min(c) for c in uf.components() for k in c if len(c) > 1}
+    labelled = components(spark.sparkContext.parallelize(edges, 4)).collect()
+    assert dict(labelled) == want and len(labelled) == len(want)  # one label a key

@@ -20,6 +20,7 @@ from ..config.model import FieldSpec
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
 from ..text.features import Featurizer
+from ..text.rarity import ContentModel
 from ..text.segment import Segmenter
 
 Rule = tuple[str | None, float | None]  # the rule that accepted a pair and its bar; (None, None): none did
@@ -155,6 +156,11 @@ class Method(ABC):
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
                        feats: HashedFeatures) -> Method:
         """This method with what the last full run found shared, for the rows of ``feats`` (text MinHash)."""
+        return self
+
+    def with_content(self, content: ContentModel | None, identity: ContentModel | None) -> Method:
+        """This method with common content features and identity values learned elsewhere (text
+        MinHash; a Spark run adds up their counts over key ranges)."""
         return self
 
     def learned_stamp(self) -> dict:

@@ -77,6 +77,9 @@ class TextMinHash(KeyedMethod):
                        identity_model=ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *self.common,
                                                          salt=IDENTITY_SALT))
 
+    def with_content(self, content: ContentModel | None, identity: ContentModel | None) -> TextMinHash:
+        return replace(self, content_model=content, identity_model=identity) if self.learns_content else self
+
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
                        feats: HashedFeatures) -> TextMinHash:
         """This method with the common content features and identity values the last full run of

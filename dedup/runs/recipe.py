@@ -27,6 +27,7 @@ from ..index.pairs import row_pairs
 from ..methods import Method, method_of
 from ..store.model import BlockEntries
 from ..text.features import Featurizer
+from ..text.rarity import ContentModel
 from ..text.normalize import NORMALIZATION_VERSION
 from ..text.segment import Segmenter
 from ..text.terms import TermModel
@@ -90,6 +91,10 @@ class Recipe:
     def learn_content(self, feats: HashedFeatures) -> Recipe:
         """This recipe with the content features and identity values a full run's rows share (text tables)."""
         return replace(self, method=self.method.learn_content(feats))
+
+    def with_content(self, content: ContentModel | None, identity: ContentModel | None) -> Recipe:
+        """This recipe with common content features and identity values learned elsewhere (Spark)."""
+        return replace(self, method=self.method.with_content(content, identity))
 
     def stored_content(self, documents: int | None, counts: Callable[[np.ndarray], dict[int, int]],
                        feats: HashedFeatures) -> Recipe:

@@ -6,8 +6,11 @@ writes), so the two cannot drift apart. No row passes through the driver:
 
 1. The driver cuts the table's keys into ranges of about equal rows (``Source.split_keys``); each
    Spark task reads its range with the keyset reader and featurises and sketches it
-   (dedup.runs.spark_parts). With IDF the tasks first count their terms' documents and the driver
-   adds the counts up. The driver collects a PartInfo a range (counts, the furthest watermark,
+   (dedup.runs.spark_parts). What the sketches weigh by is learned from the whole table first
+   (dedup.runs.spark_learn): with IDF the tasks count their terms' documents and the driver adds
+   the counts up; a text table's common content features and identity values (match.common_share,
+   the shipped default) are counted in the tasks and added up in a shuffle, only the common ones
+   reaching the driver. The driver collects a PartInfo a range (counts, the furthest watermark,
    the rows set aside) and the keys two ranges both read (a shuffle of the keys); a record
    recipe's learning (Recipe.learn) gets the signature words of every row, collected for it.
 2. The executors stage their rows into the store themselves (dedup.runs.spark_stage:
@@ -16,19 +19,24 @@ writes), so the two cannot drift apart. No row passes through the driver:
    row, the distinct ones named with the learned recipe and grouped by block name; each bucket
    makes and verifies the pairs the local search makes in it and files its rows' block entries,
    which the executors stage too (Store.stage_blocks).
-4. The driver collects the verified pairs (with their rows' fingerprints), makes the groups
-   (decisions and stable ids as the local run: dedup.runs.full.settle_groups) and swaps the
-   staging in with groups, run history, terms and state in one step
-   (Store.replace_table_staged): the store is the one a local full run leaves, version stamp
-   included, and the next local ``dedup incremental`` goes on from it. A run that fails before
-   the swap leaves the previous results in place; the next run deletes what it staged.
+4. The groups in Spark (dedup.runs.spark_groups): the connected components of the verified pairs
+   and "same" decisions (large-star / small-star rounds), each clustered in an executor with its
+   rows' sketches by the local run's code (Recipe.grouped). The driver collects the groups (keys,
+   distances, pairs), gives them stable ids (dedup.runs.full.settle_groups) and swaps the staging
+   in with groups, run history, terms and state in one step (Store.replace_table_staged): the
+   store is the one a local full run leaves, version stamp included, and the next local
+   ``dedup incremental`` goes on from it. A run that fails before the swap leaves the previous
+   results in place; the next run deletes what it staged.
 
-Limits: the driver holds the grouped rows' keys and fingerprints (the verified pairs: more than
-one a grouped row where groups are dense), the groups and the stored groups (lineage), and the
+Limits: the driver holds the groups and the stored groups (lineage), the decisions, and the
 records of skipped rows; with IDF the term counts of every key range (a range's distinct terms,
-not its rows) and the table's; a record table's learning (``fingerprint: fields``) collects every
-row's signature words. Everything else a row has stays in the executors. The tasks read the
-source and write the store directly, so executors need both drivers and network access to both.
+not its rows) and the table's; the common content features and identity values (few: those in
+more than match.common_share of the rows); a record table's learning (``fingerprint: fields``)
+collects every row's signature words. Everything else a row has stays in the executors, but one
+executor holds a whole connected component's rows and sketches (a mass petition of 50,000
+copies: one component). The tasks read the source and write the store directly, so executors
+need both drivers and network access to both, and must import the same dedup as the driver (a
+cluster's workers: install it there, or ``spark.executorEnv.PYTHONPATH`` / ``--py-files``).
 A MongoDB store is swapped without a transaction (as a local full run): a run that fails during
 the swap is repaired by running it again; a task re-run as part of a re-attempted Spark stage
 (not a task retry) would double the MongoDB block documents it staged.
@@ -45,17 +53,15 @@ import uuid
 import numpy as np
 
 from ..config.model import Config
-from ..errors import ConfigError
-from ..index.decisions import decided_keys
-from ..index.groups import Pair
 from .lineage import counts
-from ..text.terms import TermModel
 from .featurise import learned
 from .full import finish_full, settle_groups, snapshot
 from .locking import table_run
 from .recipe import Recipe
 from .results import FullResult
-from .spark_parts import Part, info_of, kept, merged, merged_terms, read_part, repeated_keys, sketched
+from .spark_groups import spark_groups
+from .spark_learn import learned_parts
+from .spark_parts import Part, info_of, kept, merged, read_part, repeated_keys, sketched
 from .spark_search import ENTRY, PAIR, searched
 from .spark_stage import stage_entries, stage_part
 
@@ -89,24 +95,23 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
     (the result holds no per-row data: ``keys`` and ``sketches`` are empty, ``fingerprinted``
     counts the rows)."""
     recipe = Recipe.of(config, table)
-    if recipe.method.learns_content:
-        raise ConfigError(f"{recipe.table.name}: --engine spark does not learn what the table shares yet "
-                          "(match.common_share): set match.common_share: 1.0 for Spark runs, or run without "
-                          "--engine spark")
     started = time.perf_counter()
     spark = spark or spark_session(master)
     sc = spark.sparkContext
     with table_run(config, recipe.table, "full") as (source, store, run):
         tname = recipe.table.name
-        parts, terms, got, width = _sketched_parts(sc, config, recipe, source.split_keys(
+        parts, recipe, terms, got, width = _sketched_parts(sc, config, recipe, source.split_keys(
             partitions or 2 * sc.defaultParallelism), started)
         if recipe.learns:
             recipe = learned(recipe, signature_rows(parts, got.drop, recipe.words, width))
         store.begin_staging(tname, run.id)
-        keyed, pairs = _staged_and_searched(parts, store, config, recipe, run.id, got, width, started)
+        keyed, found, task = _staged_and_searched(parts, store, config, recipe, run.id, got, width, started)
         decisions = store.decisions(tname)
-        groups = _groups(recipe, keyed, pairs, decisions)
+        pairs = found.filter(lambda t: t[0] == PAIR).map(lambda t: t[1][:3]).distinct()
+        groups = spark_groups(sc, keyed, pairs, decisions, task)
+        found.unpersist()
         parts.unpersist()
+        log.debug("%s: %d groups made in the executors, %.1f s", tname, len(groups), time.perf_counter() - started)
         changes, rows_left = settle_groups(store, run, tname, groups)
         store.replace_table_staged(snapshot(run, recipe, terms, groups, changes, got.extra, got.rows.watermark))
         log.debug("%s: %d groups, staging swapped in, %.1f s", tname, len(groups), time.perf_counter() - started)
@@ -120,28 +125,32 @@ def run_full_spark(config: Config, table: str | None = None, spark=None, partiti
 
 def _sketched_parts(sc, config: Config, recipe: Recipe, cuts: list, started: float):
     """Step 1: the key ranges read and sketched in the executors (an RDD of Parts, persisted), the
-    table's term counts under IDF, the parts merged as one read (Merged) and the sketches' width."""
+    recipe with what the table shares and its term counts under IDF (dedup.runs.spark_learn), the
+    parts merged as one read (Merged) and the sketches' width."""
     from pyspark import StorageLevel
 
     ranges = list(enumerate(zip([None, *cuts], [*cuts, None])))
     tname = recipe.table.name
     parts = sc.parallelize(ranges, len(ranges)).map(lambda r: read_part(config, tname, *r))
-    terms, featured = None, parts
-    if recipe.idf:  # the term counts of the whole table first: the features are kept for the sketches
-        featured = parts.cache()
-        terms = merged_terms(featured.map(lambda p: TermModel.learn(p.rows.features)).collect())
-    parts = featured.map(lambda p: sketched(config, tname, p, terms)).persist(StorageLevel.MEMORY_AND_DISK)
+    terms, featured, repeats = None, parts, None
+    if recipe.idf or recipe.method.learns_content:  # learned from the whole table first: the features are kept
+        featured = parts.persist(StorageLevel.MEMORY_AND_DISK)
+        repeats = repeated_keys(featured)
+        recipe, terms = learned_parts(featured, recipe, {k for k, n in repeats.items() if n > 1})
+    content = (recipe.content_model, recipe.identity_model)
+    parts = featured.map(lambda p: sketched(config, tname, p, terms, content)).persist(StorageLevel.MEMORY_AND_DISK)
     infos = parts.map(info_of).collect()
     featured.unpersist()
-    got = merged(infos, repeated_keys(parts))
+    got = merged(infos, repeats if repeats is not None else repeated_keys(parts))
     log.debug("%s: %d rows read and sketched in %d key ranges, %.1f s", tname, got.rows.rows_read, len(ranges),
               time.perf_counter() - started)
-    return parts, terms, got, max((i.width for i in infos), default=recipe.width)
+    return parts, recipe, terms, got, max((i.width for i in infos), default=recipe.width)
 
 
 def _staged_and_searched(parts, store, config: Config, recipe: Recipe, run_id: int, got, width: int, started: float):
     """Steps 2 and 3: the executors stage the rows and, once the learned recipe names the blocks,
-    the entries; the (key, sketch bytes) RDD and the verified pairs (a, b, distance, fp a, fp b)."""
+    the entries; the (key, sketch bytes) RDD, the search's records (persisted: its verified pairs
+    make the groups) and the search's task."""
     from pyspark import StorageLevel
 
     tname, token = recipe.table.name, uuid.uuid4().hex
@@ -149,32 +158,15 @@ def _staged_and_searched(parts, store, config: Config, recipe: Recipe, run_id: i
     drop, twice = got.drop, got.twice
     parts.foreach(lambda p: stage_part(target, p, drop, twice))
     keyed = parts.flatMap(lambda p: keyed_rows(p, drop))
-    found = searched(keyed, (token, config, tname, recipe.learned, width)).persist(StorageLevel.MEMORY_AND_DISK)
+    task = (token, config, tname, recipe.learned, width)
+    found = searched(keyed, task).persist(StorageLevel.MEMORY_AND_DISK)
     entries = found.filter(lambda t: t[0] == ENTRY).map(lambda t: t[1])
     whole = store.whole_blocks
     if whole:
         entries = entries.map(lambda e: (e[0], (e[1], e[2]))).groupByKey()
     entries.foreachPartition(lambda it: stage_entries(target, it, whole))
-    pairs = found.filter(lambda t: t[0] == PAIR).map(lambda t: t[1]).distinct().collect()
-    found.unpersist()
-    log.debug("%s: rows staged, %d verified pairs, %.1f s", tname, len(pairs), time.perf_counter() - started)
-    return keyed, pairs
-
-
-def _groups(recipe: Recipe, keyed, pairs: list, decisions) -> list:
-    """Step 4: the groups of the verified pairs, made on the driver as the local run makes them."""
-    fp_of = {k: fp for a, b, _d, fa, fb in pairs for k, fp in ((a, fa), (b, fb))}
-    if decisions:  # the decided rows' fingerprints too: a pair decided alike may be no found pair
-        wanted = decided_keys(decisions)
-        fp_of.update(keyed.filter(lambda kv: kv[0] in wanted).map(
-            lambda kv: (kv[0], int(np.frombuffer(kv[1], np.uint64, 1)[0]))).collect())
-    check = None
-    if recipe.clustering == "star":  # the paired rows' sketches: star clustering verifies (centre, row)
-        paired = set(fp_of)
-        sketch_of = dict(keyed.filter(lambda kv: kv[0] in paired).collect())
-        check = recipe.centre_check(lambda ks: np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks]))
-    return recipe.grouped(list(fp_of), np.fromiter(fp_of.values(), np.uint64, len(fp_of)),
-                          [Pair(a, b, int(d)) for a, b, d, _fa, _fb in pairs], decisions, check)
+    log.debug("%s: rows and block entries staged, %.1f s", tname, time.perf_counter() - started)
+    return keyed, found, task
 
 
 def keyed_rows(part: Part, drop: set[str]) -> list[tuple[str, bytes]]:

@@ -16,6 +16,7 @@ from ..config.model import Config
 from ..db.source import Source
 from ..index.keys import key_sort
 from ..store import Skipped
+from ..text.rarity import ContentModel
 from ..text.terms import TermModel
 from .recipe import Recipe
 from .stages import NULL_KEY, TRUNCATED_LISTED, Rows, read_rows
@@ -68,10 +69,12 @@ def read_part(config: Config, table: str, index: int, bounds: tuple) -> Part:
     return Part(index, rows)
 
 
-def sketched(config: Config, table: str, part: Part, terms: TermModel | None) -> Part:
-    """A task: the part's sketches (Recipe.sketch, with the table's term counts under IDF), its
-    features dropped (nothing after needs them)."""
-    sketches = Recipe.of(config, table).sketch(part.rows.features, terms)
+def sketched(config: Config, table: str, part: Part, terms: TermModel | None,
+             content: tuple[ContentModel | None, ContentModel | None] = (None, None)) -> Part:
+    """A task: the part's sketches (Recipe.sketch, with the table's term counts under IDF and the
+    common content features and identity values it learned), its features dropped (nothing after
+    needs them)."""
+    sketches = Recipe.of(config, table).with_content(*content).sketch(part.rows.features, terms)
     return replace(part, rows=replace(part.rows, features=None), sketches=sketches)
 
 

@@ -38,7 +38,7 @@ def searched(keyed, task: tuple):
 _RECIPES: dict = {}  # in a Python worker: the last run's recipe, made once, not per bucket
 
 
-def _recipe(task: tuple) -> Recipe:
+def task_recipe(task: tuple) -> Recipe:
     token, config, table, learned_fields, _width = task
     if token not in _RECIPES:
         _RECIPES.clear()
@@ -54,7 +54,7 @@ def _named(task: tuple, groups: list) -> list:
     """(sketch, its keys in key order, its block names) of each distinct sketch."""
     if not groups:
         return []
-    names = _recipe(task).block_names(_matrix(task, [s for s, _ in groups]))
+    names = task_recipe(task).block_names(_matrix(task, [s for s, _ in groups]))
     return [(s, sorted(keys, key=key_sort), row_names) for (s, keys), row_names in zip(groups, names)]
 
 
@@ -65,7 +65,7 @@ def _around(task: tuple, group: tuple) -> list:
     sketch, keys, names = group
     fp = int(np.frombuffer(sketch, np.uint64, 1)[0])
     out: list = [(PAIR, (keys[0], k, 0, fp, fp)) for k in keys[1:]]
-    if _recipe(task).anchored:
+    if task_recipe(task).anchored:
         out += [(ENTRY, (n + ANCHORLESS, k, fp)) for k in keys[1:] for n in names]
     else:
         out += [(ENTRY, (n, k, fp)) for k in keys for n in names]
@@ -74,7 +74,7 @@ def _around(task: tuple, group: tuple) -> list:
 
 def _bucket(task: tuple, name: str, members: list[tuple[str, bytes]]) -> list:
     """A bucket's verified pairs, and with anchors its members' entries."""
-    recipe = _recipe(task)
+    recipe = task_recipe(task)
     members.sort(key=lambda m: key_sort(m[0]))
     sk = _matrix(task, [s for _k, s in members])
     fps = sk[:, 0].tolist()
