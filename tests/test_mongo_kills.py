@@ -10,8 +10,10 @@ the process, and the server, on a live one.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import mongomock
+import numpy as np
 import pytest
 import sqlalchemy as sa
 from mongomock.collection import Collection
@@ -21,6 +23,7 @@ from dedup.demo.generator import SampleTable, generate_petitions, write_sample_d
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.errors import LockedError
+from dedup.store.model import checked_sketches
 from helpers import config_for
 from mongo_fixtures import MOCK_URL, mongomock_store
 
@@ -182,6 +185,25 @@ def test_changes_survive_the_journal_whole(scene, monkeypatch):
             assert a.tolist() == b.tolist() and b.dtype == a.dtype
         else:
             assert a == b, name
+
+
+def test_changes_that_add_no_rows_survive_the_journal(scene, monkeypatch):
+    """A decision's changes add no rows: their empty sketches came back from the journal as a
+    reshape error, so the next holder of the lock could not finish a killed `dedup decide`
+    (seen by test_kill_points_mongo, seed 215909667)."""
+    from dedup.store import mongo_journal
+    from dedup.store.mongo import MongoStore
+
+    src, base, _ = scene
+    client = fresh_client(base)
+    kept = []
+    monkeypatch.setattr(MongoStore, "_apply", lambda self, ch: kept.append(ch))
+    run_on(client, run_incremental, cfg_for(src, MOCK_URL), reconcile=True)
+    ch = replace(kept[0], add_keys=[], add_fingerprints=np.empty(0, np.uint64),
+                 add_sketches=np.empty((0, kept[0].add_sketches.shape[1]), np.uint64), add_row_watermarks=None)
+    again = mongo_journal.decode(mongo_journal.encode(ch))
+    assert again.add_keys == [] and again.add_sketches.size == 0 and again.add_fingerprints.size == 0
+    assert checked_sketches(ch.table, 0, again.add_sketches) is None  # nothing to store, no error
 
 
 def test_an_incomplete_journal_asks_for_a_full_run(scene, monkeypatch, caplog):

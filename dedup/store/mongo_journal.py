@@ -68,10 +68,16 @@ def decode(data: bytes) -> TableChanges:
         upsert_groups=[Group(i, keys, dist, [Pair(a, b, d) for a, b, d in pairs], created, updated, merged)
                        for i, keys, dist, pairs, created, updated, merged in doc["upsert_groups"]],
         version=doc["version"], watermark=doc["watermark"],
-        add_sketches=None if sketches is None else np.array(sketches, dtype=np.uint64).reshape(len(sketches), -1),
+        add_sketches=None if sketches is None else _sketches(sketches),
         add_blocks=entries(doc["add_blocks"]),
         changes=[GroupChange.of(g, kinds, detail) for g, kinds, detail in doc["changes"]],
         add_row_watermarks=doc["add_row_watermarks"])
+
+
+def _sketches(rows: list) -> np.ndarray:
+    """The added rows' sketch words; none added (a decision's changes) is (0, 0), which stores
+    nothing, as the empty list cannot say how wide its rows were."""
+    return np.array(rows, dtype=np.uint64).reshape(len(rows), -1) if rows else np.empty((0, 0), np.uint64)
 
 
 class MongoJournal:
