@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from bench.quality.tuning22_sweep import load
+from bench.quality.tuning22_sweep import score as pairwise_score
 from dedup.index.bands import BandScheme, TextVerifier
 from dedup.index.clusters import star_clusters
 from dedup.index.groups import Pair
@@ -56,20 +57,13 @@ def star_labels(n: int, s: np.ndarray, i: np.ndarray, j: np.ndarray, verifier: T
 
 
 def score(labels: np.ndarray, code: np.ndarray) -> tuple[float, float, float, int, int]:
-    """Pairwise P, R, F1 of the groups against the truth codes, the largest group holding more
-    than one truth cluster and how many such groups have more than 5 rows."""
-    def pairs(x):
-        c = np.unique(x, return_counts=True)[1]
-        return int((c * (c - 1) // 2).sum())
-    predicted, true = pairs(labels), pairs(code)
-    correct = pairs(labels * (code.max() + 1) + code)
-    p = correct / predicted if predicted else 1.0
-    r = correct / true if true else 1.0
+    """tuning22_sweep's pairwise P, R, F1 and largest group holding more than one truth cluster,
+    plus how many such groups have more than 5 rows."""
     pair = np.unique(np.stack([labels, code]), axis=1)[0]  # each (group, cluster) once, by group
     mixed = np.unique(pair, return_counts=True)
     bad = mixed[0][mixed[1] > 1]
     sizes = np.unique(labels[np.isin(labels, bad)], return_counts=True)[1] if len(bad) else np.zeros(0, np.int64)
-    return p, r, 2 * p * r / (p + r) if p + r else 0.0, int(sizes.max(initial=0)), int((sizes > 5).sum())
+    return (*pairwise_score(labels, code), int((sizes > 5).sum()))
 
 
 def sweep_set(spec: str, results: dict) -> None:
