@@ -187,3 +187,21 @@ def test_household_columns_count_once():
     assert scheme.scores(sig[[a]], sig[[m]])[0] < plain.scores(sig[[a]], sig[[m]])[0]
     assert not scheme.verify(sig[[a]], sig[[m]])[0]
     assert scheme.verify(sig[[a]], sig[[c]])[0]
+
+
+def test_swapped_fields_score_as_equal_and_only_when_crosswise():
+    rows = table(1000, 3)
+    names = ("surname", "given_name", "birth_date", "id_number", "phone", "address")
+    a = rows[5]
+    swapped = dict(a, surname=a["given_name"], given_name=a["surname"], phone=None, id_number=None,
+                   birth_date=a["birth_date"][:-1] + "9")
+    half = dict(swapped, given_name=rows[6]["given_name"])  # only one of the two values crossed
+    rows += [swapped, half]
+    scheme, sig = learned_scheme(rows, names)
+    off = RecordScheme(len(names), swaps=False).with_learned(scheme.learned)
+    s, h = len(rows) - 2, len(rows) - 1
+    fs = scheme.field_scores(sig[[5, 5]], sig[[s, h]])
+    assert fs[0, :2].tolist() == [1.0, 1.0]
+    assert fs[1, 0] < 1.0 and fs[1, 1] < 1.0
+    assert scheme.verify(sig[[5]], sig[[s]])[0] and not off.verify(sig[[5]], sig[[s]])[0]
+    assert scheme.scores(sig[[5]], sig[[h]])[0] == off.scores(sig[[5]], sig[[h]])[0]

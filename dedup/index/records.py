@@ -97,6 +97,7 @@ class RecordScheme:
     floor_bands: int = 2         # and band keys, whatever max_partners left,
     floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
     floor_below: float = 1.5     # the floor is off when floor_exact fields have at most this many partners
+    swaps: bool = True           # two fields whose values the pair holds crosswise score as equal
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -318,13 +319,14 @@ class RecordScheme:
         weights, similar = self.weights(), self.similar()
         red = self.linked * self.redundancy() if self.linked else None
         ha, hb = self.hashes(a), self.hashes(b)
+        crossed = self._crossed(ha, hb)
         num = np.zeros(len(a))
         den = np.zeros(len(a))
         used = np.zeros((len(a), self.fields))
         told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
         for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
-            s = np.where(both, self._similarity(a, b, ha, hb, f, similar[f]), 0.0)
+            s = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), 0.0)
             w = np.full(len(a), weights[f])
             if red is not None:
                 cut = np.zeros(len(a))
@@ -339,6 +341,19 @@ class RecordScheme:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, num / den, np.nan), used
 
+    def _crossed(self, ha: np.ndarray, hb: np.ndarray) -> np.ndarray:
+        """(pairs, fields) 1.0 where field f holds, crosswise, what another field g holds in the
+        other row and g what f holds (given name and surname entered the wrong way round), else 0."""
+        out = np.zeros(ha.shape)
+        if not self.swaps:
+            return out
+        for f, g in combinations(range(self.fields), 2):
+            swapped = (ha[:, f] == hb[:, g]) & (ha[:, g] == hb[:, f]) & (ha[:, f] != ha[:, g]) & (ha[:, f] != 0) \
+                & (ha[:, g] != 0)
+            out[:, f] = np.maximum(out[:, f], swapped)
+            out[:, g] = np.maximum(out[:, g], swapped)
+        return out
+
     def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
         """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
         s = (ha[:, f] == hb[:, f]).astype(float)
@@ -352,9 +367,10 @@ class RecordScheme:
         a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
         ha, hb, similar = self.hashes(a), self.hashes(b), self.similar()
         out = np.full((len(a), self.fields), np.nan)
+        crossed = self._crossed(ha, hb)
         for f in range(self.fields):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
-            out[:, f] = np.where(both, self._similarity(a, b, ha, hb, f, similar[f]), np.nan)
+            out[:, f] = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), np.nan)
         return out
 
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
