@@ -19,8 +19,11 @@ DISTINCT = ("surname", "given_name", "birth_date", "id_number", "phone", "addres
 
 
 def typo(rng: random.Random, value: str) -> str:
+    """One character replaced by another of its kind (a digit in a number, a character in a name:
+    a digit in a two-character name would make the value mostly digits, normalised to the digit)."""
     i = rng.randrange(len(value))
-    return value[:i] + ("9" if value[i] != "9" else "8") + value[i + 1:]
+    other = ("9" if value[i] != "9" else "8") if value[i].isdigit() else ("玮" if value[i] != "玮" else "琦")
+    return value[:i] + other + value[i + 1:]
 
 
 def copied_table(people: int = 150, copies: int = 4, seed: int = 1) -> tuple[list[dict], list[int]]:

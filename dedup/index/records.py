@@ -31,13 +31,16 @@ the floor is used: up
 to ``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
 given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners
 first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
-rows, so candidates per row stay flat as the table grows), besides whatever the cap took; hot
-values are switched off as for every key. A table whose learning finds its key fields is keyed
+rows, so candidates per row stay flat as the table grows), besides whatever the cap took (the
+floor's pair keys may outnumber ``max_pairs``, within MAX_KEYS keys a row); hot values are
+switched off as for every key. A table whose learning finds its key fields is keyed
 exactly as without the floor.
 
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
-different gender is simply different); a field empty in either row drops out. Each field's say
+different gender is simply different); two fields whose values a pair holds crosswise (given name
+and surname entered the wrong way round: f of one row equals g of the other and g equals f)
+score as equal (``swaps``); a field empty in either row drops out. Each field's say
 is log2 of its distinct values (agreeing on a 2-valued field says one bit), *less what an
 agreeing field already told*: columns that co-vary (the address columns and the phone of a
 household, a city inside a district) are not independent evidence, and counted as such they make
@@ -77,7 +80,9 @@ class RecordScheme:
     Defaults chosen by bench/quality/records/sweep.py on the training persons (bench/datasets/records/training.py)
     only; the floor's by bench/quality/records/sweep_floor.py on those and bench/datasets/records/copies.py,
     its trigger ``floor_below`` by bench/quality/records/sweep_gather.py (1.5: 1.0 and 0.5 score the same
-    but key a 20,000-row training table by the floor too, twice the candidates).
+    but key a 20,000-row training table by the floor too, twice the candidates); ``floor_pairs`` (10:
+    the floor's missed candidates 0.4-0.6 % of true pairs -> 0.1-0.2 % for 3 % more candidates) and
+    ``swaps`` by bench/quality/records/where.py (bench/results/persons-fs-i22.md).
     """
 
     fields: int
@@ -93,7 +98,7 @@ class RecordScheme:
     r: int = 4
     max_bucket: int = 200        # a key value of more rows than this makes no pairs (learned, reported)
     floor_exact: int = 2         # the floor: at least this many key fields,
-    floor_pairs: int = 4         # pair keys
+    floor_pairs: int = 10        # pair keys (more than max_pairs when the floor is in use, within MAX_KEYS)
     floor_bands: int = 2         # and band keys, whatever max_partners left,
     floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
     floor_below: float = 1.5     # the floor is off when floor_exact fields have at most this many partners
@@ -207,7 +212,8 @@ class RecordScheme:
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
         floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs,
                         self.floor_partners)
-        return (floor + [k for k in choose(part, self.max_partners) if k not in floor])[:self.max_pairs]
+        room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
+        return (floor + [k for k in choose(part, self.max_partners) if k not in floor])[:room]
 
     def hot(self) -> list[tuple[str, int]]:
         """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
