@@ -5,6 +5,7 @@ stage running (dedup.runs.clock.StageClock); prints the largest RSS of the run's
 its children's largest, and the peaks getrusage saw.
 
     python -m bench.perf.memory_stages --rows 200000 --workers 1 --baseline-code /path/to/main
+    python -m bench.perf.memory_stages --rows 200000 --baseline-code /path/to/main --baseline-only
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rows", type=int, default=200_000)
     p.add_argument("--workers", default="1")
     p.add_argument("--baseline-code", type=Path, help="also run with dedup from this checkout, right after")
+    p.add_argument("--baseline-only", action="store_true", help="run the baseline alone (this checkout measured before)")
     p.add_argument("--out", default="memory_stages.json")
     a = p.parse_args(argv)
     runs = []
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         src = f"sqlite:///{Path(d) / 'src.db'}"
         write_sample_db(src, generate_petitions(a.rows, seed=5))
         for w in (int(s) for s in a.workers.split(",")):
-            for code in [None] + ([a.baseline_code] if a.baseline_code else []):
+            for code in ([] if a.baseline_only else [None]) + ([a.baseline_code] if a.baseline_code else []):
                 run = one_run(src, f"sqlite:///{Path(d) / f'store-{w}-{len(runs)}.db'}", w, code)
                 runs.append(run)
                 print(show(run), flush=True)
