@@ -14,6 +14,7 @@ import yaml
 from dedup.config import parse_config
 from dedup.db.source import Source
 from dedup.demo import DEMO_CONFIG
+from dedup.errors import DedupError
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.index import minhash as minhash_module
 from dedup.index.minhash import EMPTY, U64, permutations, weighted_minhash
@@ -193,6 +194,26 @@ def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file):
     for name in ("hashes", "weights", "idf", "counts", "signatures", "content", "content_counts"):
         assert getattr(back, name).tobytes() == getattr(want, name).tobytes(), name
     assert back.field is None and (directory is None or not directory.exists())
+
+
+def test_a_spill_that_cannot_be_written_is_one_line_and_leaves_no_file(tmp_path, monkeypatch):
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    monkeypatch.setattr(spill, "SPILL_ROWS", 300)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    writes = []
+
+    def full(*_args, **_kwargs):
+        writes.append(1)
+        if len(writes) == 2:
+            raise OSError(28, "No space left on device")
+        return savez(*_args, **_kwargs)
+    savez = np.savez
+    monkeypatch.setattr(spill.np, "savez", full)
+    with pytest.raises(DedupError, match="No space left on device.*TMPDIR"):
+        featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+    assert len(writes) == 2 and list((tmp_path / "tmp").iterdir()) == []
 
 
 def test_a_failing_sketch_worker_fails_the_run(tmp_path, monkeypatch):

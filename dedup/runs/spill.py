@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import DedupError
 from ..index.fingerprint import HashedFeatures
 
 SPILL_ROWS = 1 << 14  # rows of one file (a range the sketch workers take); a table of fewer stays in memory
@@ -89,13 +90,17 @@ class FeatureSpill:
     def _write(self) -> None:
         if not self.held:
             return
-        if self.directory is None:
-            self.directory = Path(tempfile.mkdtemp(prefix="dedup-features-"))
         feats = HashedFeatures.concat(self.held)
         self.held = []
-        path = self.directory / f"{len(self.files):06d}.npz"
-        with open(path, "wb") as f:
-            np.savez(f, **{name: a for name in FIELDS if (a := getattr(feats, name)) is not None})
+        try:
+            if self.directory is None:
+                self.directory = Path(tempfile.mkdtemp(prefix="dedup-features-"))
+            path = self.directory / f"{len(self.files):06d}.npz"
+            with open(path, "wb") as f:
+                np.savez(f, **{name: a for name in FIELDS if (a := getattr(feats, name)) is not None})
+        except OSError as e:  # a full disk: one line, and where the files go
+            raise DedupError(f"cannot write the rows' features to {self.directory or tempfile.gettempdir()}: "
+                             f"{e.strerror or e} (set TMPDIR to a directory with room, about 3.4 KB a row)") from e
         self.files.append(path)
         self.bounds.append((self.total, self.total + self.held_rows))
         self.total += self.held_rows
