@@ -17,8 +17,8 @@ from ..db.source import Source
 from ..store import Store
 from ..text.terms import TermModel
 from .clock import StageClock
-from .recipe import Recipe
 from .learning import learned_from_spill
+from .recipe import Recipe
 from .sketching import sketch_spilled
 from .spill import FeatureSpill
 from .stages import Progress, Rows, read_rows
