@@ -4,6 +4,9 @@ values, so stored tables need no new full run."""
 
 from __future__ import annotations
 
+import tempfile
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import yaml
@@ -11,14 +14,19 @@ import yaml
 from dedup.config import parse_config
 from dedup.db.source import Source
 from dedup.demo import DEMO_CONFIG
+from dedup.errors import DedupError
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
 from dedup.index import minhash as minhash_module
 from dedup.index.minhash import EMPTY, U64, permutations, weighted_minhash
-from dedup.runs import sketching
+from dedup.runs import sketching, spill
+from dedup.index.fingerprint import HashedFeatures
 from dedup.runs.featurise import featurise_table
+from dedup.runs.full import run_full
+from dedup.runs.learning import learned_from_features
 from dedup.runs.recipe import Recipe
 from dedup.runs.stages import read_rows
 from dedup.text import rarity
+from dedup.store import open_store
 from dedup.text.rarity import ContentModel
 
 FORM = "尊敬的信访接待中心领导您好本人现就以下事项向贵单位提出信访请求恳请领导在百忙之中予以关注请贵单位依法依规受理并书面答复"
@@ -96,11 +104,12 @@ def _table(tmp_path) -> tuple[object, str]:
     return config, src
 
 
-@pytest.mark.parametrize("workers", [1, 2, 3])
-def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tmp_path, monkeypatch, workers):
+@pytest.mark.parametrize("workers, spill_rows", [(1, 128), (2, 128), (3, 128), (1, 450), (2, 450), (2, 1 << 14)])
+def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tmp_path, monkeypatch, workers,
+                                                                             spill_rows):
     config, src = _table(tmp_path)
     recipe = Recipe.of(config)
-    monkeypatch.setattr(sketching, "SKETCH_ROWS", 128)  # several ranges for the workers
+    monkeypatch.setattr(spill, "SPILL_ROWS", spill_rows)  # several ranges of one batch or more: files
     got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=workers)
     # the one-process path: every row featurised, learned from and sketched here
     rows = read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=1)
@@ -122,10 +131,95 @@ def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tm
     assert empty and (values[empty] == np.uint64(0xFFFFFFFF_FFFFFFFF)).all()  # no content: EMPTY values
 
 
+def test_the_spilled_ranges_are_files_removed_after_the_stage(tmp_path, monkeypatch):
+    """A table of more than SPILL_ROWS rows goes through files (one per range); none is left after."""
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    monkeypatch.setattr(spill, "SPILL_ROWS", 300)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    written = []
+    write = spill.FeatureSpill._write
+    monkeypatch.setattr(spill.FeatureSpill, "_write", lambda self: (write(self), written.append(list(self.files)))[0])
+    got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
+    assert len(got.sketches) == len(got.rows.keys) > 800
+    assert max(len(f) for f in written) == 3  # 900 rows (some without features) in batches of 200: 400, 400, the rest
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_stored_run_with_idf_learns_from_the_spill_what_it_learns_from_all_rows(tmp_path, monkeypatch):
+    """IDF on, and the term counts and common features read back from the store (``keep_terms``):
+    the spilled path looks up the same values and sketches alike."""
+    config, src = _table(tmp_path)
+    config = replace(config, text=replace(config.text, idf=True))
+    recipe = Recipe.of(config)
+    run_full(config)
+    monkeypatch.setattr(spill, "SPILL_ROWS", 128)
+    with open_store(config.store_url) as store:
+        for stored in (None, store):
+            got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2, stored=stored)
+            rows = read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+            learned, terms = learned_from_features(recipe, rows.features, stored)
+            assert terms is not None and got.terms is not None and len(terms.hashes) > 1000
+            assert (got.terms.documents, got.terms.hashes.tobytes(), got.terms.counts.tobytes()) == \
+                (terms.documents, terms.hashes.tobytes(), terms.counts.tobytes())
+            for model in ("content_model", "identity_model"):
+                a, b = getattr(got.recipe.method, model), getattr(learned.method, model)
+                assert len(b.hashes) and (a.documents, a.hashes.tobytes(), a.counts.tobytes()) == \
+                    (b.documents, b.hashes.tobytes(), b.counts.tobytes())
+            assert got.sketches.tobytes() == learned.sketch(rows.features, terms).tobytes()
+
+
+@pytest.mark.parametrize("per_file", [1, 7, 40, 1000])
+def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file):
+    rng = np.random.default_rng(per_file)
+    batches = []
+    for n in (5, 0, 13, 8, 1):
+        counts = rng.integers(0, 6, n)
+        total = int(counts.sum())
+        content_counts = rng.integers(0, 4, n)
+        batches.append(HashedFeatures(rng.integers(0, 2**63, total, dtype=np.uint64), rng.random(total),
+                                      rng.random(total) < 0.5, counts, None, rng.integers(0, 9, (n, 3), dtype=np.uint64),
+                                      rng.integers(0, 2**63, int(content_counts.sum()), dtype=np.uint64), content_counts))
+    whole = HashedFeatures.concat(batches)
+    keep = rng.random(len(whole.counts)) < 0.7
+    with spill.FeatureSpill(per_file) as s:
+        for b in batches:
+            s.add(b)
+        s.finish(keep)
+        back = HashedFeatures.concat([s.load(i) for i in range(len(s))])
+        assert s.rows == int(keep.sum()) and (len(s) == 1) == (per_file >= len(whole.counts))
+        directory = s.directory
+    want = whole.rows(keep)
+    for name in ("hashes", "weights", "idf", "counts", "signatures", "content", "content_counts"):
+        assert getattr(back, name).tobytes() == getattr(want, name).tobytes(), name
+    assert back.field is None and (directory is None or not directory.exists())
+
+
+def test_a_spill_that_cannot_be_written_is_one_line_and_leaves_no_file(tmp_path, monkeypatch):
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    monkeypatch.setattr(spill, "SPILL_ROWS", 300)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    writes = []
+
+    def full(*_args, **_kwargs):
+        writes.append(1)
+        if len(writes) == 2:
+            raise OSError(28, "No space left on device")
+        return savez(*_args, **_kwargs)
+    savez = np.savez
+    monkeypatch.setattr(spill.np, "savez", full)
+    with pytest.raises(DedupError, match="No space left on device.*TMPDIR"):
+        featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+    assert len(writes) == 2 and list((tmp_path / "tmp").iterdir()) == []
+
+
 def test_a_failing_sketch_worker_fails_the_run(tmp_path, monkeypatch):
     config, src = _table(tmp_path)
     recipe = Recipe.of(config)
-    monkeypatch.setattr(sketching, "SKETCH_ROWS", 128)
+    monkeypatch.setattr(spill, "SPILL_ROWS", 128)
 
     def broken(*_args):
         raise RuntimeError("sketch worker broke")

@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..db.source import Source
-from ..index.fingerprint import HashedFeatures
 from ..store import Store
 from ..text.terms import TermModel
 from .clock import StageClock
+from .learning import learned_from_spill
 from .recipe import Recipe
-from .sketching import sketch_rows
+from .sketching import sketch_spilled
+from .spill import FeatureSpill
 from .stages import Progress, Rows, read_rows
-from .stored import stored_content, stored_terms
 
 log = logging.getLogger(__name__)
 
@@ -43,25 +43,14 @@ def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None
     ``sketch`` of ``clock``). ``stored``: the term counts and common content features are the ones
     the store's last full run kept, not learned from these rows."""
     clock = clock or StageClock()
-    with clock.stage("read+featurise"):
-        rows = read_rows(source, recipe, progress, workers=workers)
-    with clock.stage("sketch"):
-        recipe, terms = learned_from_features(recipe, rows.features, stored)
-        sketches = sketch_rows(recipe, rows.features, terms, workers)
-        recipe = learned(recipe, sketches)
-    # the features' arrays (about 1.4 KB a row) are freed before the pairs, groups and store write
+    with FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
+        with clock.stage("read+featurise"):
+            rows = read_rows(source, recipe, progress, workers=workers, spill=spill)
+        with clock.stage("sketch"):
+            recipe, terms = learned_from_spill(recipe, spill, stored)
+            sketches = sketch_spilled(recipe, spill, terms, workers)
+            recipe = learned(recipe, sketches)
     return Featurised(rows=replace(rows, features=None), sketches=sketches, recipe=recipe, terms=terms)
-
-
-def learned_from_features(recipe: Recipe, feats: HashedFeatures, stored: Store | None = None
-                          ) -> tuple[Recipe, TermModel | None]:
-    """The recipe with the table's common content features, and its IDF term counts (None
-    without IDF): learned from ``feats``, or with ``stored`` read from the store."""
-    terms = None
-    if recipe.idf:
-        terms = stored_terms(stored, recipe.table.name, feats) if stored is not None else TermModel.learn(feats)
-    recipe = stored_content(stored, recipe, feats) if stored is not None else recipe.learn_content(feats)
-    return recipe, terms
 
 
 def learned(recipe: Recipe, sketches: np.ndarray) -> Recipe:

@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..store import Store, iso_utc
 from . import late
 from .changes import Batch, mark_applied, plan_changes
-from .featurise import learned_from_features
+from .learning import learned_from_features
 from .locking import table_run
 from .parallel import resolve_workers
 from .recipe import Recipe

@@ -1,11 +1,12 @@
 """The sketch stage of a whole-table run, spread over worker processes.
 
 Once the run knows what the table shares (IDF term counts, common content features) each row's
-sketch depends on that row alone, so the rows are cut into SKETCH_ROWS ranges and sketched by
-``workers`` processes. The workers are forked after the features are read, so they inherit them
-(copy-on-write, never pickled) and get only row ranges; they send back the sketches. Before, the
-weighted MinHash of issue 22 took one process 45 s of a 200,000-row run on 16 cores
-(bench/results/scale16-stop31.md). The result is the same array ``Recipe.sketch`` makes.
+sketch depends on that row alone, so the spilled ranges of rows (dedup.runs.spill, SPILL_ROWS
+rows each) are sketched by ``workers`` processes. The workers are forked after the read; each
+reads the ranges it is given from the spill's files and sends back their sketches, so no process
+holds more than a range's features and temporaries. Before, the weighted MinHash of issue 22 took
+one process 45 s of a 200,000-row run on 16 cores (bench/results/scale16-stop31.md). The result is
+the same array ``Recipe.sketch`` makes of all the rows at once.
 """
 
 from __future__ import annotations
@@ -14,51 +15,31 @@ import functools
 
 import numpy as np
 
-from ..index.fingerprint import HashedFeatures
 from ..text.terms import TermModel
 from .recipe import Recipe
+from .spill import FeatureSpill
 from .workers import Workers
 
-SKETCH_ROWS = 1 << 14  # rows a worker sketches at a time; a table of fewer is sketched in this process
 
-
-def sketch_rows(recipe: Recipe, feats: HashedFeatures, terms: TermModel | None, workers: int = 1) -> np.ndarray:
-    """``recipe.sketch(feats, terms)``, in ``workers`` processes when there are several ranges;
-    in one process range by range, so the weights and other temporaries are a range's, not the table's."""
-    rows = len(feats.counts)
-    if rows <= SKETCH_ROWS:
-        return recipe.sketch(feats, terms)
-    ranges = [(lo, min(rows, lo + SKETCH_ROWS)) for lo in range(0, rows, SKETCH_ROWS)]
-    if workers <= 1:
-        return np.concatenate([_sketch_range(recipe, feats, terms, r) for r in ranges])
+def sketch_spilled(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, workers: int = 1) -> np.ndarray:
+    """``recipe.sketch`` of every spilled row (features weighed by ``terms``): range by range in
+    this process, or by ``workers`` processes when there are several ranges."""
+    if len(spill) <= 1 or workers <= 1:
+        return np.concatenate([_sketch_range(recipe, spill, terms, i) for i in range(len(spill))])
     out: np.ndarray | None = None
-    work = functools.partial(_sketch_range, recipe, feats, terms)
-    with Workers(work, min(workers, len(ranges)), "sketch worker") as pool:
-        pending = [(lo, hi, pool.put((lo, hi))) for lo, hi in ranges]
-        for lo, hi, seq in pending:
+    work = functools.partial(_sketch_range, recipe, spill, terms)
+    with Workers(work, min(workers, len(spill)), "sketch worker") as pool:
+        pending = [pool.put(i) for i in range(len(spill))]
+        at = 0
+        for seq in pending:
             part = pool.get(seq)
             if out is None:
-                out = np.empty((rows, *part.shape[1:]), part.dtype)
-            out[lo:hi] = part
+                out = np.empty((spill.rows, *part.shape[1:]), part.dtype)
+            out[at:at + len(part)] = part
+            at += len(part)
     assert out is not None
     return out
 
 
-def _sketch_range(recipe: Recipe, feats: HashedFeatures, terms: TermModel | None, bounds: tuple[int, int]) -> np.ndarray:
-    lo, hi = bounds
-    return recipe.sketch(row_range(feats, lo, hi), terms)
-
-
-def row_range(feats: HashedFeatures, lo: int, hi: int) -> HashedFeatures:
-    """The features of rows ``lo`` to ``hi`` (views, no copy)."""
-    ends = np.cumsum(feats.counts)
-    start, stop = (int(ends[lo - 1]) if lo else 0), int(ends[hi - 1]) if hi else 0
-    content = None
-    if feats.content is not None and feats.content_counts is not None:
-        cends = np.cumsum(feats.content_counts)
-        cstart, cstop = (int(cends[lo - 1]) if lo else 0), int(cends[hi - 1]) if hi else 0
-        content = (feats.content[cstart:cstop], feats.content_counts[lo:hi])
-    return HashedFeatures(feats.hashes[start:stop], feats.weights[start:stop], feats.idf[start:stop], feats.counts[lo:hi],
-                          None if feats.field is None else feats.field[start:stop],
-                          None if feats.signatures is None else feats.signatures[lo:hi],
-                          *(content or (None, None)))
+def _sketch_range(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, i: int) -> np.ndarray:
+    return recipe.sketch(spill.load(i), terms)

@@ -22,6 +22,7 @@ from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
 from .parallel import Featurizing
 from .recipe import Recipe
+from .spill import FeatureSpill
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int], None]  # called with the number of rows just read
@@ -106,15 +107,15 @@ class KeyCheck:
 
 def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, since: dict | None = None,
               by_watermark: bool = False, workers: int = 1, select: Select | None = None,
-              null_since: dict | None = None) -> Rows:
+              null_since: dict | None = None, spill: FeatureSpill | None = None) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
     ``workers`` processes; rows without features, unreadable ones and those their key cannot name
     (it repeats, or is NULL) or a store cannot keep (``bad_key``: too long, or holding a NUL) are
     set aside. ``select``: of each batch, only the rows it returns are processed (the others count
     as ``unchanged``). ``null_since``: count the rows whose key is NULL past this position instead
     of ``since`` (an incremental run: past the stored watermark, not from the start of its lookback
-    window)."""
-    read = _Read(source, progress, select)
+    window). ``spill``: the features go there, batch by batch, and ``Rows.features`` is empty."""
+    read = _Read(source, progress, select, spill)
     with Featurizing(recipe.featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
             read.advance(batch, by_watermark)
@@ -130,8 +131,9 @@ def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, 
 class _Read:
     """One read_rows in progress: the rows featurised and set aside so far, and where it is."""
 
-    def __init__(self, source: Source, progress: Progress | None, select: Select | None):
-        self.source, self.progress, self.select = source, progress, select
+    def __init__(self, source: Source, progress: Progress | None, select: Select | None,
+                 spill: FeatureSpill | None = None):
+        self.source, self.progress, self.select, self.spill = source, progress, select, spill
         self.wm_col, self.key_col = source.config.watermark, source.config.key
         self.keys: list[str] = []
         self.skipped: list[Skipped] = []
@@ -146,7 +148,10 @@ class _Read:
         """Keep what the featurising workers sent back."""
         for (batch_keys, feats, batch_skipped), n in outputs:
             self.keys.extend(batch_keys)
-            self.parts.append(feats)
+            if self.spill is not None:
+                self.spill.add(feats)
+            else:
+                self.parts.append(feats)
             self.skipped.extend(batch_skipped)
             self.read += n
             if self.progress is not None:
@@ -205,6 +210,7 @@ class _Read:
         """The Rows: the keys no single row has set aside, each skipped row recorded once."""
         source = self.source
         keys, features, skipped = self.keys, HashedFeatures.concat(self.parts), self.skipped
+        self.parts, keep = [], None
         set_aside = [Skipped(k, "duplicate_key", why) for k, why in self.seen.duplicates().items()]
         nulls = source.null_key_rows(null_since or since, by_watermark)
         if nulls:
@@ -214,7 +220,8 @@ class _Read:
                                      f"they cannot be reported or followed and are not read{also}"))
         if set_aside:
             drop = {s.key for s in set_aside}
-            keys, features = _without(keys, features, drop)
+            keys, keep = _without(keys, drop)
+            features = features.rows(keep) if self.spill is None else features
             skipped = [s for s in skipped if s.key not in drop] + set_aside
             log.warning("%s: %d keys name no single row (%s)", source.config.name, len(set_aside),
                         ", ".join(f"{s.key}: {s.reason}" for s in set_aside[:5]) + (", ..." if len(set_aside) > 5 else ""))
@@ -222,6 +229,8 @@ class _Read:
             skipped = [replace(s, watermark=self.row_wms.get(s.key, s.watermark))
                        if s.reason in ("no_features", "unreadable") else s for s in skipped]
         skipped = list({recorded_key(s.key): replace(s, key=recorded_key(s.key)) for s in skipped}.values())
+        if self.spill is not None:
+            self.spill.finish(keep)
         _log_truncated(source, self.truncated)
         null_wm = source.null_watermark_rows() if by_watermark else 0
         if null_wm:
@@ -234,10 +243,10 @@ class _Read:
                     truncated_rows=list(dict.fromkeys(k for k, _c, _n in self.truncated))[:TRUNCATED_LISTED])
 
 
-def _without(keys: list[str], feats: HashedFeatures, drop: set[str]) -> tuple[list[str], HashedFeatures]:
-    """The rows' keys and features without the rows whose key is in ``drop``."""
+def _without(keys: list[str], drop: set[str]) -> tuple[list[str], np.ndarray]:
+    """The keys without those in ``drop``, and which rows they keep (bool per key)."""
     keep = np.fromiter((k not in drop for k in keys), dtype=bool, count=len(keys))
-    return [k for k, ok in zip(keys, keep) if ok], feats.rows(keep)
+    return [k for k, ok in zip(keys, keep) if ok], keep
 
 
 def _log_truncated(source: Source, cells: list[tuple[str, str, int]]) -> None:

@@ -47,8 +47,14 @@ class ContentModel:
     def learn(cls, hashes: np.ndarray, documents: int, common_share: float, common_rows: int,
               floor: float, salt: np.uint64 = SALT) -> "ContentModel":
         """The common features of rows whose content hashes (distinct per row) are ``hashes``."""
+        return cls.of_counts(*document_counts(hashes), documents, common_share, common_rows, floor, salt)
+
+    @classmethod
+    def of_counts(cls, uniq: np.ndarray, counts: np.ndarray, documents: int, common_share: float,
+                  common_rows: int, floor: float, salt: np.uint64 = SALT) -> "ContentModel":
+        """The common features of rows in which the distinct non-zero hashes ``uniq`` (sorted) occur
+        ``counts`` times (``document_counts``)."""
         empty = cls(documents, common_share, common_rows, floor, np.empty(0, np.uint64), np.empty(0, np.int64), salt)
-        uniq, counts = document_counts(hashes)
         if not len(uniq):
             return empty
         keep = counts > empty.common
@@ -108,6 +114,11 @@ def document_counts(hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     hashes = np.asarray(hashes, np.uint64).ravel()
     parts = [np.unique(chunk[chunk != 0], return_counts=True)  # an identity value of 0: none
              for chunk in (hashes[lo:lo + COUNT_CHUNK] for lo in range(0, len(hashes), COUNT_CHUNK))]
+    return merged_counts(parts)
+
+
+def merged_counts(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct hashes sorted, counts) of several (distinct hashes, counts), the counts added up."""
     if len(parts) == 1:
         return parts[0][0], parts[0][1].astype(np.int64)
     if not parts:
