@@ -61,3 +61,15 @@ def test_a_neighbours_rewording_is_kept_by_its_details_and_other_places_are_not(
     assert v.rules(s[:1], s[-1:]) == ["distinct"]
     off = TextVerifier(2, distinct_floor=1.0)
     assert not off(s[:1], s[-1:]).any()  # the rule is what keeps it
+
+
+def test_in_a_table_that_shares_nothing_yet_the_whole_text_bars_alone_decide():
+    """Before a full run has learned a common template (model None: every feature distinctive), a
+    row is all its own words: rule distinct would only lower the bar, so it stays off."""
+    rows = _rows()
+    sig = TextSignature(("content",), ("name", "phone"))
+    s = sig.of_rows([rows[0], rows[-1]])
+    v = TextVerifier(2)
+    assert v.scores(s[:1], s[1:])[0] >= v.distinct_floor  # the pair would clear the rule's other bars ...
+    assert not v.mostly_shared(s).any() and not v(s[:1], s[1:]).any()  # ... but no row is mostly shared text
+    assert v.mostly_shared(_signatures(rows)[-1][[0, -1]]).all()  # learned: the template is what the table shares

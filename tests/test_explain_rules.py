@@ -14,7 +14,10 @@ from dedup.cli import main
 
 FORM = ("尊敬的信访接待中心领导您好本人现就以下事项向贵单位提出信访请求恳请领导在百忙之中予以关注"
         "依据信访工作条例的有关规定本人承诺所反映的情况全部属实如有虚假愿意承担相应的法律责任")
-LIFT = "幸福路阳光花园小区3号楼的电梯从3月5日开始三天两头停运，最长一次停了12天，住在18楼的老人只能爬楼梯。物业和维保公司互相推诿，"
+LIFT_AT = "{p}小区{b}号楼的电梯从{m}月{d}日开始三天两头停运，最长一次停了{n}天，住在{f}楼的老人只能爬楼梯。物业和维保公司互相推诿，"
+LIFT = LIFT_AT.format(p="幸福路阳光花园", b=3, m=3, d=5, n=12, f=18)
+ESTATES = ("建设街东湖苑", "人民路金桂园", "解放路翠竹园", "胜利街锦绣家园", "和平路望江苑", "长江路春晖园",
+           "黄河路丽景苑", "中山路银杏小筑", "新华街清水湾", "友谊路枫林苑", "光明街桃源居", "青年路海棠湾")
 ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + name, (5, 6) short, (7, 8) short + name
     (1, "赵一", "13900000001", FORM + "小区东门路灯坏了"), (2, "钱二", "13900000002", FORM + "小区东门路灯坏了。"),
     (3, "孙三", "13900000003", FORM + "物业公司乱收停车费每月三百元业主回家没有地方停车请有关部门查处"),
@@ -24,6 +27,10 @@ ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + nam
     (9, "郑七", "13900000009", "我单位拖欠职工工资已有半年涉及三十多名农民工多次讨要无果老板避而不见"),
     (10, "冯八", "13900000010", "我是附近的住户，" + LIFT + "请有关部门尽快处理。"),  # (10, 11): a neighbour's rewording
     (11, "陈九", "13900000011", "本人是该小区的业主，" + LIFT + "希望相关部门给个说法。"),
+    # the same complaint at twelve other estates: the template becomes what the table shares (rule distinct's premise)
+    *((12 + k, f"住户{k}", f"1370000{k:04d}", "我是附近的住户，" + LIFT_AT.format(p=e, b=k + 5, m=k % 12 + 1, d=k + 10, n=k + 20,
+                                                                                f=k + 6) + "请有关部门尽快处理。")
+      for k, e in enumerate(ESTATES)),
 ]
 CASES = {  # pair -> (rule, words, threshold, knob)
     ("1", "2"): ("content", "content", 0.75, "match.threshold"),

@@ -21,7 +21,9 @@ short content needs J >= ``short_threshold`` (practically the same text, numbers
 J >= ``short_identity_threshold`` with an identity column equal. A long pair under those bars is
 still kept by its distinctive details (rule ``distinct``, issue 22): J >= ``distinct_floor`` (0.55), the
 estimated Jaccard D of the features the table does not share (places, numbers, the incident's
-own words; common template n-grams left out) >= ``distinct_threshold`` (0.3), and about
+own words; common template n-grams left out) >= ``distinct_threshold`` (0.3), each row's
+distinctive features at most ``distinct_share`` (0.7) of its length (its text mostly what the
+table shares: in a small table, where nothing is common yet, the rule never fires), and about
 ``distinct_shared`` (4) or more such features in common (D / (1 + D) times the two counts): a
 neighbour's rewording of one incident names its place and numbers, another incident on the
 same topic names others, a form letter around another body shares only the form (chosen on the
@@ -147,6 +149,7 @@ class TextVerifier:
     distinct_threshold: float = 0.3  # rule ``distinct``: the distinctive features' estimated Jaccard
     distinct_floor: float = 0.55  # ... for a pair whose contents' J is at least this
     distinct_shared: int = 4  # ... sharing about this many distinctive features
+    distinct_share: float = 0.7  # ... and each row's distinctive features at most this share of its length
     perms: int = 64  # the contents' MinHash values (the distinctive features' follow them)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -172,7 +175,18 @@ class TextVerifier:
     def by_details(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether rule ``distinct`` keeps each long pair of contents' estimated Jaccard ``j``."""
         d, shared = self.distinct_scores(a, b)
-        return (j >= self.distinct_floor) & (d >= self.distinct_threshold) & (shared >= self.distinct_shared - 1e-9)
+        return (j >= self.distinct_floor) & (d >= self.distinct_threshold) & (shared >= self.distinct_shared - 1e-9) \
+            & self.mostly_shared(a) & self.mostly_shared(b)
+
+    def mostly_shared(self, sig: np.ndarray) -> np.ndarray:
+        """Whether a row's distinctive features are at most ``distinct_share`` of its cleaned length:
+        its text is mostly what the table shares (a template), so the whole-text J understates
+        how alike its own details are. A row of its own words (a small table, where nothing is
+        common yet) is judged on the whole-text bars alone."""
+        at = 1 + self.identity + self.perms // 2
+        if sig.shape[1] <= at:
+            return np.zeros(len(sig), dtype=bool)
+        return sig[:, at].astype(np.float64) <= self.distinct_share * sig[:, 0].astype(np.float64)
 
     def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """(pairs, 1 + identity): the contents' estimated Jaccard, then 1/0 for each identity column

@@ -44,7 +44,7 @@ class TextMinHash(KeyedMethod):
         scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
-                                m.distinct_shared, signature.perms)
+                                m.distinct_shared, m.distinct_share, signature.perms)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor))
 
@@ -61,7 +61,7 @@ class TextMinHash(KeyedMethod):
                          "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
                                                       "short_identity_threshold", "distinct_threshold",
-                                                      "distinct_floor", "distinct_shared")},
+                                                      "distinct_floor", "distinct_shared", "distinct_share")},
                 "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
 
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
