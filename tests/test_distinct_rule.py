@@ -12,6 +12,8 @@ from dedup.index.bands import TextVerifier
 from dedup.text.rarity import ContentModel
 from dedup.text.signature import TextSignature
 
+ON = 0.55  # distinct_floor as the tuning sets chose it (the rule is off by default: 0.75, the threshold)
+
 TEMPLATE = "{o}{p}小区{b}号楼的电梯从{m}月{d}日开始三天两头停运，最长一次停了{n}天，住在{f}楼的老人只能爬楼梯。物业和维保公司互相推诿，{c}"
 PLACES = ("幸福路阳光花园", "建设街东湖苑", "人民路金桂园", "解放路翠竹园", "胜利街锦绣家园", "和平路望江苑",
           "长江路春晖园", "黄河路丽景苑", "中山路银杏小筑", "新华街清水湾")
@@ -48,7 +50,7 @@ def test_the_signature_counts_the_features_the_table_does_not_share():
 
 def test_a_neighbours_rewording_is_kept_by_its_details_and_other_places_are_not():
     _, _, _, _, s = _signatures(_rows())
-    v = TextVerifier(2)
+    v = TextVerifier(2, distinct_floor=ON)
     n = len(s)
     i, j = np.triu_indices(n, 1)
     j_est = v.scores(s[i], s[j])
@@ -59,8 +61,8 @@ def test_a_neighbours_rewording_is_kept_by_its_details_and_other_places_are_not(
     keep = v(s[i], s[j])
     assert keep[neighbour].all() and not keep[~neighbour].any()
     assert v.rules(s[:1], s[-1:]) == ["distinct"]
-    off = TextVerifier(2, distinct_floor=1.0)
-    assert not off(s[:1], s[-1:]).any()  # the rule is what keeps it
+    off = TextVerifier(2)
+    assert not off(s[:1], s[-1:]).any()  # the rule (off by default) is what keeps it
 
 
 def test_in_a_table_that_shares_nothing_yet_the_whole_text_bars_alone_decide():
@@ -69,7 +71,7 @@ def test_in_a_table_that_shares_nothing_yet_the_whole_text_bars_alone_decide():
     rows = _rows()
     sig = TextSignature(("content",), ("name", "phone"))
     s = sig.of_rows([rows[0], rows[-1]])
-    v = TextVerifier(2)
+    v = TextVerifier(2, distinct_floor=ON)
     assert v.scores(s[:1], s[1:])[0] >= v.distinct_floor  # the pair would clear the rule's other bars ...
     assert not v.mostly_shared(s).any() and not v(s[:1], s[1:]).any()  # ... but no row is mostly shared text
     assert v.mostly_shared(_signatures(rows)[-1][[0, -1]]).all()  # learned: the template is what the table shares

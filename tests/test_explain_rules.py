@@ -52,6 +52,7 @@ def project(tmp_path):
     engine.dispose()
     cfg = tmp_path / "dedup.yaml"
     cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
+                   "match: {distinct_floor: 0.55}\n"  # rule distinct on, as the tuning sets chose it (off by default)
                    "tables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, content: text}\n",
                    encoding="utf-8")
     out = CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"])

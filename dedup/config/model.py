@@ -137,7 +137,7 @@ class MatchConfig:
     common_floor: float = 0.3  # the least a common content feature weighs (a feature alone in its row: 1)
     digits: str = "keep"  # text tables: digit runs inside the 3-grams as written (keep) or folded to 0 (fold)
     distinct_threshold: float = 0.3  # long contents under the bars: their distinctive features' estimated Jaccard
-    distinct_floor: float = 0.55  # ... when the contents' estimated Jaccard is at least this
+    distinct_floor: float = 0.75  # ... when the contents' estimated Jaccard is at least this (0.75 = threshold: off)
     distinct_shared: int = 4  # ... and they share about this many distinctive features
     distinct_share: float = 0.7  # ... and each row's distinctive features are at most this share of its length
 
