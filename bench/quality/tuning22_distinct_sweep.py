@@ -16,6 +16,7 @@ clusters, how many such groups have more than 5 rows), then the points ranked: p
 every set (within 0.001 of the rule off) and no false group over 5 rows first, then the highest
 lowest recall, then the mean F1 (ties: distinct_share 0.5, 0.7 and 0.9 give the same pairs on
 every tuning set; the middle, 0.7, is shipped). Output: bench/results/logs/tuning22_distinct_sweep.log.
+The rule ships off all the same (distinct_floor 0.75): bench/results/topic-recall-i22.md says why.
 
 Round 1 (not kept: its log was overwritten by round 2) had the sets of DEFAULT_SETS only (places
 at 3,000 rows), distinct_perms 32 and 64, distinct_weight 1.0, thresholds 0.2-0.35, floors
