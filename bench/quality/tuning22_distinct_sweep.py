@@ -36,7 +36,7 @@ import itertools
 
 import numpy as np
 
-from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, score, star_labels
+from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, score_point
 from bench.quality.tuning22_sweep import load
 from dedup.index.bands import BandScheme, TextVerifier
 from dedup.text.rarity import IDENTITY_SALT, ContentModel
@@ -63,8 +63,7 @@ def sweep_set(spec: str, results: dict) -> None:
         for t, floor, shared, most in GRID:
             verifier = TextVerifier(len(identity), distinct_threshold=t, distinct_floor=floor, distinct_shared=shared,
                                     distinct_share=most)
-            keep = verifier(s[i], s[j])
-            p, rec, f1, big, over5 = score(star_labels(len(rows), s, i[keep], j[keep], verifier), code)
+            p, rec, f1, big, over5 = score_point(s, i, j, verifier, code)
             results.setdefault((perms, weight, t, floor, shared, most), []).append((spec, p, rec, f1, big, over5))
             print(f"{spec:<18} distinct_perms {perms} weight {weight} threshold {t:.2f} floor {floor:.2f} shared {shared} "
                   f"share {most}: "
