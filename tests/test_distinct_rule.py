@@ -75,3 +75,22 @@ def test_in_a_table_that_shares_nothing_yet_the_whole_text_bars_alone_decide():
     assert v.scores(s[:1], s[1:])[0] >= v.distinct_floor  # the pair would clear the rule's other bars ...
     assert not v.mostly_shared(s).any() and not v(s[:1], s[1:]).any()  # ... but no row is mostly shared text
     assert v.mostly_shared(_signatures(rows)[-1][[0, -1]]).all()  # learned: the template is what the table shares
+
+
+def _stamp(**match):
+    from dedup.config.parse import parse_config
+    from dedup.runs.recipe import Recipe
+    config = parse_config({"source": {"url": "sqlite://"}, "match": match,
+                           "tables": {"t": {"key": "id", "fields": {"name": "short", "content": "text"}}}})
+    recipe = Recipe.of(config)
+    return recipe.method.stamp(), recipe.method.signature.words
+
+
+def test_the_rule_is_in_the_stamp_and_the_signature_only_when_on():
+    """Off (the default) a stored table keeps its stamp and signature width: no needless `dedup full`;
+    turned on, both change, so a stored table asks for one."""
+    off, off_words = _stamp()
+    on, on_words = _stamp(distinct_floor=ON)
+    assert not any(k.startswith("distinct") for k in (*off["verify"], *off["signature"]))
+    assert on["verify"]["distinct_floor"] == ON and on["signature"]["distinct_perms"] == 32
+    assert on_words == off_words + 17

@@ -16,7 +16,7 @@ from ..index.bands import BandScheme, TextVerifier
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
 from ..text.rarity import IDENTITY_SALT, ContentModel
-from ..text.signature import TextSignature
+from ..text.signature import DISTINCT_PERMS, TextSignature
 from .base import Rule
 from .keyed import KeyedMethod
 
@@ -40,7 +40,9 @@ class TextMinHash(KeyedMethod):
         m = config.match
         content = tuple(f.name for f in tcfg.fields if f.role == "content")
         identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
-        signature = TextSignature(content, identity, digits=m.digits)
+        # the distinctive sketch only when rule distinct is on: off, the signature is the recipe's before it
+        distinct = DISTINCT_PERMS if m.distinct_floor < m.threshold else 0
+        signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct)
         scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
@@ -60,9 +62,13 @@ class TextMinHash(KeyedMethod):
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
                          "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
-                                                      "short_identity_threshold", "distinct_threshold",
-                                                      "distinct_floor", "distinct_shared", "distinct_share")},
+                                                      "short_identity_threshold", *self._distinct_keys())},
                 "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
+
+    def _distinct_keys(self) -> tuple[str, ...]:
+        """Rule distinct's settings in the stamp, only when it is on (off: the stamp before it)."""
+        return ("distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share") \
+            if self.signature.distinct_perms else ()
 
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
         if feats.content is None:

@@ -8,7 +8,7 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
 - ``perms / 2`` words: the weighted MinHash values (uint32, two a word) of the content's
   features: character 3-grams, Latin-script words and numbers (dedup.text.content), the features
   many rows share weighing less (dedup.text.rarity);
-- one word: how many of the content's features are *distinctive* (not common in the table:
+- only when rule distinct is on (``distinct_perms`` > 0), one word: how many of the content's features are *distinctive* (not common in the table:
   places, numbers, the wording that tells one complaint from another on the same topic);
 - ``distinct_perms / 2`` words: the plain MinHash values of those distinctive features alone.
   The verifier's second measure (dedup.index.bands.TextVerifier, rule ``distinct``): two
@@ -36,6 +36,7 @@ from .normalize import value_to_text
 
 SEED = 1  # the MinHash permutations' seed (part of the version stamp)
 DISTINCT_SEED = 2  # the distinctive features' permutations
+DISTINCT_PERMS = 32  # their MinHash values when rule distinct is on
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,12 @@ class TextSignature:
     n: int = 3  # characters per shingle
     number_copies: int = 2  # features per digit run
     digits: str = "keep"  # digit runs inside the n-grams as written (keep) or folded to one 0 (fold)
-    distinct_perms: int = 32  # MinHash values of the distinctive features (even)
+    distinct_perms: int = DISTINCT_PERMS  # MinHash values of the distinctive features (even; 0: no such words)
     distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
 
     @property
     def words(self) -> int:
-        return self.distinct_at + 1 + self.distinct_perms // 2
+        return self.distinct_at + (1 + self.distinct_perms // 2 if self.distinct_perms else 0)
 
     @property
     def distinct_at(self) -> int:
@@ -118,7 +119,9 @@ class TextSignature:
         return out
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
-        """Fill the distinctive features' count word and MinHash values."""
+        """Fill the distinctive features' count word and MinHash values (none: nothing to fill)."""
+        if not self.distinct_perms:
+            return
         out[:, self.distinct_at] = counts
         values = minhash(hashes, counts, self.distinct_perms, DISTINCT_SEED)
         out[:, self.distinct_at + 1:] = np.ascontiguousarray(values).view(np.uint64)
@@ -138,11 +141,12 @@ class TextSignature:
         return out
 
     def version(self) -> dict:
-        return {"content": list(self.content), "identity": list(self.identity), "perms": self.perms,
-                "shingle_chars": self.n, "number_copies": self.number_copies, "seed": SEED,
-                "shingles": shingles.SHINGLES_VERSION, "features": CONTENT_VERSION, "digits": self.digits,
-                "distinct_perms": self.distinct_perms, "distinct_seed": DISTINCT_SEED,
-                "distinct_weight": self.distinct_weight}
+        out = {"content": list(self.content), "identity": list(self.identity), "perms": self.perms,
+               "shingle_chars": self.n, "number_copies": self.number_copies, "seed": SEED,
+               "shingles": shingles.SHINGLES_VERSION, "features": CONTENT_VERSION, "digits": self.digits}
+        if self.distinct_perms:  # off: the stamp of the signature before rule distinct (no needless `dedup full`)
+            out.update(distinct_perms=self.distinct_perms, distinct_seed=DISTINCT_SEED, distinct_weight=self.distinct_weight)
+        return out
 
 
 def _ranges(lengths: np.ndarray) -> np.ndarray:
