@@ -27,6 +27,9 @@ from dedup.text import shingles
 # seed=42), as the per-row code before issue 12's vectorising made them (main at 5c28bdc); moved by
 # issue 22's content features (digits kept in the 3-grams, Latin-script words; no learned weights here)
 PINNED_SKETCHES = "4df9d94005cfa1592dae76789c3595f83bf98aff468cc0a96e851daf10392e4f"
+# issue 22's rule distinct, when turned on, appends 17 words (the distinctive features' count and
+# 32 MinHash values): the 37 words above are unchanged, the whole sketches are these
+PINNED_WITH_DISTINCT = "ea2cb3ea4ad8921f016aff132b61357bf81e0809e3ae502d8569455536ac878c"
 
 
 def test_demo_sketches_are_the_ones_the_per_row_code_made():
@@ -34,8 +37,15 @@ def test_demo_sketches_are_the_ones_the_per_row_code_made():
     rows = [(str(r["id"]), r) for r in generate_petitions(2000, seed=42).rows]
     keys, feats, _ = featurize_rows(recipe.featurizer, rows)
     sketches = np.ascontiguousarray(recipe.sketch(feats))
-    assert sketches.shape == (1998, 37)
+    assert sketches.shape == (1998, 37)  # rule distinct off (the default): no words of its own
     assert hashlib.sha256(sketches.tobytes()).hexdigest() == PINNED_SKETCHES
+    config = yaml.safe_load(DEMO_CONFIG)
+    config.setdefault("match", {})["distinct_floor"] = 0.55
+    on = Recipe.of(parse_config(config, origin="test"))
+    sketches = np.ascontiguousarray(on.sketch(featurize_rows(on.featurizer, rows)[1]))
+    assert sketches.shape == (1998, 54)
+    assert hashlib.sha256(np.ascontiguousarray(sketches[:, :37]).tobytes()).hexdigest() == PINNED_SKETCHES
+    assert hashlib.sha256(sketches.tobytes()).hexdigest() == PINNED_WITH_DISTINCT
 
 
 def test_sign_sums_in_slices_equal_one_product():

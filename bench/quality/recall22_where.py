@@ -82,7 +82,8 @@ def main(argv: list[str]) -> None:
         s = sig.finish(head, hashes, counts, model, ids)
         feats = features(hashes, counts)
         ver = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
-                           m.short_identity_threshold, m.short_chars)
+                           m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
+                           m.distinct_shared, m.distinct_share, sig.perms)
         i, j = BandScheme(len(identity), short_chars=m.short_chars, anchors=m.anchors).near(s)
         cand = set(zip(i.tolist(), j.tolist()))
         ok = ver(s[i], s[j])

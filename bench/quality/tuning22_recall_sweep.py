@@ -66,6 +66,12 @@ def score(labels: np.ndarray, code: np.ndarray) -> tuple[float, float, float, in
     return (*pairwise_score(labels, code), int((sizes > 5).sum()))
 
 
+def score_point(s: np.ndarray, i: np.ndarray, j: np.ndarray, verifier: TextVerifier, code: np.ndarray) -> tuple:
+    """``score`` of the star clusters of the candidates (i, j) the verifier keeps."""
+    keep = verifier(s[i], s[j])
+    return score(star_labels(len(s), s, i[keep], j[keep], verifier), code)
+
+
 def sweep_set(spec: str, results: dict) -> None:
     data, identity, content = load(spec)
     rows = sorted(data.rows, key=lambda r: r["id"])
@@ -82,8 +88,7 @@ def sweep_set(spec: str, results: dict) -> None:
             for t, it in itertools.product(THRESHOLDS, IDENTITY_THRESHOLDS):
                 t0 = time.perf_counter()
                 verifier = TextVerifier(len(identity), threshold=t, identity_threshold=it)
-                keep = verifier(s[i], s[j])
-                p, rec, f1, big, over5 = score(star_labels(len(rows), s, i[keep], j[keep], verifier), code)
+                p, rec, f1, big, over5 = score_point(s, i, j, verifier, code)
                 point = (share, floor, r, long_identity, t, it)
                 results.setdefault(point, []).append((spec, p, rec, f1, big, over5))
                 print(f"{spec:<16} share {share:<6} floor {floor:<4} r {r} long_identity {long_identity!s:<5} t {t:.2f} it {it:.2f}: "

@@ -42,7 +42,8 @@ KEYS = {
     "": {"source", "store", "match", "groups", "simhash", "tables", "text"},
     "groups": {"clustering", "warn_size", "warn_growth"},
     "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
-              "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits"},
+              "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits",
+              "distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
@@ -135,6 +136,10 @@ class MatchConfig:
     common_rows: int = 10  # ... and in more than this many rows (dedup.text.rarity)
     common_floor: float = 0.3  # the least a common content feature weighs (a feature alone in its row: 1)
     digits: str = "keep"  # text tables: digit runs inside the 3-grams as written (keep) or folded to 0 (fold)
+    distinct_threshold: float = 0.3  # long contents under the bars: their distinctive features' estimated Jaccard
+    distinct_floor: float = 0.75  # ... when the contents' estimated Jaccard is at least this (0.75 = threshold: off)
+    distinct_shared: int = 4  # ... and they share about this many distinctive features
+    distinct_share: float = 0.7  # ... and each row's distinctive features are at most this share of its length
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

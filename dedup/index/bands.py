@@ -1,6 +1,7 @@
 """Text tables: candidate keys and verification over a row's signature (dedup.text.signature).
 
-Signature words: [content length, one hash per identity column, MinHash values two a word].
+Signature words: [content length, one hash per identity column, MinHash values two a word, the number
+of distinctive features, their MinHash values two a word] (dedup.text.signature).
 
 Keys (the ``blockName`` of the store), at most 16 a row, however large the table:
 - ``bands`` MinHash band keys of ``r`` values each (LSH: a pair of Jaccard 0.75 shares one with
@@ -17,7 +18,20 @@ Verification (``TextVerifier``): J is the share of equal MinHash values, an esti
 contents' Jaccard similarity. A pair of long contents is kept at J >= ``threshold``, or at
 J >= ``identity_threshold`` when one identity column is equal (the same person); a pair with a
 short content needs J >= ``short_threshold`` (practically the same text, numbers included), or
-J >= ``short_identity_threshold`` with an identity column equal. Every decision depends on the two
+J >= ``short_identity_threshold`` with an identity column equal. A long pair under those bars is
+still kept by its distinctive details (rule ``distinct``, issue 22; off by default, see below): J >= ``distinct_floor``, the
+estimated Jaccard D of the features the table does not share (places, numbers, the incident's
+own words; common template n-grams left out) >= ``distinct_threshold`` (0.3), each row's
+distinctive features at most ``distinct_share`` (0.7) of its length (its text mostly what the
+table shares: in a small table, where nothing is common yet, the rule never fires), and about
+``distinct_shared`` (4) or more such features in common (D / (1 + D) times the two counts): a
+neighbour's rewording of one incident names its place and numbers, another incident on the
+same topic names others, a form letter around another body shares only the form (chosen on the
+tuning sets with the floor at 0.55: bench/quality/tuning22_distinct_sweep.py). Shipped off
+(``distinct_floor`` 0.75, equal to ``threshold``): which features are distinctive depends on what
+the full run learned, so a full run over more rows can decide otherwise than full + incremental
+(tests/test_incremental_property.py, petitions), and the held-out topic_place lost precision at
+20,000 rows (bench/results/topic-recall-i22.md). Every decision depends on the two
 rows alone, so a full run and any sequence of incremental runs find the same pairs.
 
 The defaults were chosen on bench/datasets/labelled and the training mix of bench/research/issue14 (deleted; in git history)
@@ -62,7 +76,8 @@ class BandScheme:
 
     def values(self, sig: np.ndarray) -> np.ndarray:
         """(rows, perms) uint32 MinHash values."""
-        return np.ascontiguousarray(np.asarray(sig, dtype=np.uint64)[:, 1 + self.identity:]).view(np.uint32)
+        start = 1 + self.identity
+        return np.ascontiguousarray(np.asarray(sig, dtype=np.uint64)[:, start:start + self.perms // 2]).view(np.uint32)
 
     def keys(self, sig: np.ndarray) -> np.ndarray:
         """(rows, m) uint64 keys, 0 where a row has none; made KEY_CHUNK rows at a time, so the
@@ -135,14 +150,47 @@ class TextVerifier:
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20
     short_chars: int = 60
+    distinct_threshold: float = 0.3  # rule ``distinct``: the distinctive features' estimated Jaccard
+    distinct_floor: float = 0.75  # ... for a pair whose contents' J is at least this (at threshold: off)
+    distinct_shared: int = 4  # ... sharing about this many distinctive features
+    distinct_share: float = 0.7  # ... and each row's distinctive features at most this share of its length
+    perms: int = 64  # the contents' MinHash values (the distinctive features' follow them)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Estimated Jaccard similarity of the contents (0 when either has none)."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         skip = 2 * (1 + self.identity)  # the values, seen as uint32 in place (no copy: it is a verify's hot loop)
-        va, vb = _as_u32(a)[:, skip:], _as_u32(b)[:, skip:]
+        va, vb = _as_u32(a)[:, skip:skip + self.perms], _as_u32(b)[:, skip:skip + self.perms]
         j = np.count_nonzero(va == vb, axis=1) / va.shape[1] if va.shape[1] else np.zeros(len(a))
         return np.where((a[:, 0] > 0) & (b[:, 0] > 0), j, 0.0)
+
+    def distinct_scores(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(D, shared): the distinctive features' estimated Jaccard (0 when either row has none)
+        and about how many the two rows share."""
+        a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
+        at = 1 + self.identity + self.perms // 2
+        if a.shape[1] <= at + 1:
+            return np.zeros(len(a)), np.zeros(len(a))
+        na, nb = a[:, at].astype(np.float64), b[:, at].astype(np.float64)
+        va, vb = _as_u32(a)[:, 2 * (at + 1):], _as_u32(b)[:, 2 * (at + 1):]
+        d = np.where((na > 0) & (nb > 0), np.count_nonzero(va == vb, axis=1) / va.shape[1], 0.0)
+        return d, d / (1 + d) * (na + nb)
+
+    def by_details(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether rule ``distinct`` keeps each long pair of contents' estimated Jaccard ``j``."""
+        d, shared = self.distinct_scores(a, b)
+        return (j >= self.distinct_floor) & (d >= self.distinct_threshold) & (shared >= self.distinct_shared - 1e-9) \
+            & self.mostly_shared(a) & self.mostly_shared(b)
+
+    def mostly_shared(self, sig: np.ndarray) -> np.ndarray:
+        """Whether a row's distinctive features are at most ``distinct_share`` of its cleaned length:
+        its text is mostly what the table shares (a template), so the whole-text J understates
+        how alike its own details are. A row of its own words (a small table, where nothing is
+        common yet) is judged on the whole-text bars alone."""
+        at = 1 + self.identity + self.perms // 2
+        if sig.shape[1] <= at:
+            return np.zeros(len(sig), dtype=bool)
+        return sig[:, at].astype(np.float64) <= self.distinct_share * sig[:, 0].astype(np.float64)
 
     def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """(pairs, 1 + identity): the contents' estimated Jaccard, then 1/0 for each identity column
@@ -163,7 +211,8 @@ class TextVerifier:
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
              "short": ("short text", "short_threshold"),
-             "short_identity": ("short text with an identity field equal", "short_identity_threshold")}
+             "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
+             "distinct": ("content with its distinctive details alike", "distinct_threshold")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
         """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
@@ -172,10 +221,16 @@ class TextVerifier:
         j = self.scores(a, b)
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
+        details = self.by_details(a, b, j) & ~short
         out = []
-        for x, s, sh in zip(j.tolist(), same.tolist(), short.tolist()):
+        for x, s, sh, dt in zip(j.tolist(), same.tolist(), short.tolist(), details.tolist()):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
-            out.append(plain if x >= getattr(self, self.RULES[plain][1]) or not s else with_id)
+            if x >= getattr(self, self.RULES[plain][1]):
+                out.append(plain)
+            elif s and x >= getattr(self, self.RULES[with_id][1]):
+                out.append(with_id)
+            else:
+                out.append("distinct" if dt else with_id if s else plain)
         return out
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -183,7 +238,7 @@ class TextVerifier:
         j = self.scores(a, b)
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
-        long_ok = (j >= self.threshold) | (same & (j >= self.identity_threshold))
+        long_ok = (j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 

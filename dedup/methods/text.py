@@ -16,7 +16,7 @@ from ..index.bands import BandScheme, TextVerifier
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
 from ..text.rarity import IDENTITY_SALT, ContentModel
-from ..text.signature import TextSignature
+from ..text.signature import DISTINCT_PERMS, TextSignature
 from .base import Rule
 from .keyed import KeyedMethod
 
@@ -40,10 +40,13 @@ class TextMinHash(KeyedMethod):
         m = config.match
         content = tuple(f.name for f in tcfg.fields if f.role == "content")
         identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
-        signature = TextSignature(content, identity, digits=m.digits)
+        # the distinctive sketch only when rule distinct is on: off, the signature is the recipe's before it
+        distinct = DISTINCT_PERMS if m.distinct_floor < m.threshold else 0
+        signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct)
         scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
-                                m.short_identity_threshold, m.short_chars)
+                                m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
+                                m.distinct_shared, m.distinct_share, signature.perms)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor))
 
@@ -59,8 +62,13 @@ class TextMinHash(KeyedMethod):
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
                          "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
-                                                      "short_identity_threshold")},
+                                                      "short_identity_threshold", *self._distinct_keys())},
                 "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
+
+    def _distinct_keys(self) -> tuple[str, ...]:
+        """Rule distinct's settings in the stamp, only when it is on (off: the stamp before it)."""
+        return ("distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share") \
+            if self.signature.distinct_perms else ()
 
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
         if feats.content is None:
@@ -101,14 +109,19 @@ class TextMinHash(KeyedMethod):
     def deciding_rules(self, a: np.ndarray, b: np.ndarray) -> list[dict]:
         """The rule of TextVerifier.RULES that decides each pair, with its bar and config key."""
         v, out = self.verifier, []
-        for rule in v.rules(self.signatures(a), self.signatures(b)):
+        sa, sb = self.signatures(a), self.signatures(b)
+        details, shared = v.distinct_scores(sa, sb)
+        for n, rule in enumerate(v.rules(sa, sb)):
             words, knob = TextVerifier.RULES[rule]
             out.append({"rule": rule, "name": words, "threshold": float(getattr(v, knob)), "knob": f"match.{knob}"})
+            if rule == "distinct":  # the second measure: what its threshold is compared with
+                out[-1].update(details=round(float(details[n]), 4), shared=int(round(float(shared[n]))))
         return out
 
     def accepting_rules(self, a: np.ndarray, b: np.ndarray, scores: np.ndarray) -> list[Rule]:
         """On the contents alone (``content``), on a lower bar because an identity field is equal
-        (``content_identity``), or for short contents on the short bars (``short``, ``short_identity``)."""
+        (``content_identity``), by its distinctive details (``distinct``), or for short contents on the
+        short bars (``short``, ``short_identity``)."""
         if not len(a):
             return []
         v, out = self.verifier, list[Rule]()
@@ -116,9 +129,11 @@ class TextMinHash(KeyedMethod):
         sa, sb = self.signatures(a), self.signatures(b)
         same = v.same_person(sa, sb)
         short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
+        details = v.by_details(sa, sb, s) & ~short
         for n in range(len(a)):
             alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
                 if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
-            rule = alone if s[n] >= alone[1] else with_identity if same[n] and s[n] >= with_identity[1] else None
+            rule = alone if s[n] >= alone[1] else with_identity if same[n] and s[n] >= with_identity[1] \
+                else ("distinct", v.distinct_threshold) if details[n] else None
             out.append((rule[0], float(rule[1])) if rule and s[n] > 0 else (None, None))
         return out

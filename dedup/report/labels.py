@@ -33,6 +33,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "legend_minhash": "Rows are grouped when a pair is similar enough (match.threshold, lower when a name, "
                           "phone or id is equal); a row reached through another may differ more from the rest.",
         "rules": {"content": "similar text", "content_identity": "similar text, an identity field equal",
+                  "distinct": "same distinctive details (places, numbers)",
                   "short": "short text, nearly the same", "short_identity": "short text, an identity field equal",
                   "record": "fields alike (record score)", "fields": "fields alike",
                   "simhash": "similar fingerprints"},
@@ -64,6 +65,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "legend_minhash": "两条记录足够相似（match.threshold；姓名、电话或证件号相同时门槛更低）即归为一组；"
                           "经由其他记录连入的记录与其余记录的差别可能更大。",
         "rules": {"content": "内容相似", "content_identity": "内容相似且身份信息相同",
+                  "distinct": "地点、数字等具体细节相同",
                   "short": "短文本几乎相同", "short_identity": "短文本且身份信息相同",
                   "record": "各字段相符（记录得分）", "fields": "各字段相符", "simhash": "指纹相近"},
         "legend_marks": "高亮：与本组第一条记录不同的文字；删除线：第一条记录有而本记录没有的文字。",

@@ -58,7 +58,10 @@ def _bar(view: dict) -> str:
     if view.get("threshold") is None:
         return ""
     rule = view.get("rule") or {}
-    return f" (threshold {view['threshold']}" + (f": {rule['name']}, {rule['knob']}" if rule.get("knob") else "") + ")"
+    named = f": {rule['name']}, {rule['knob']}" if rule.get("knob") else ""
+    if "details" in rule:  # rule distinct: its own score, not the similarity shown before
+        named += f"; distinctive details {rule['details']:.3f}, about {rule['shared']} shared"
+    return f" (threshold {view['threshold']}{named})"
 
 
 def render_pair(view: dict, width: int = 100, color: bool = False) -> str:

@@ -7,7 +7,15 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
   0 when it is empty;
 - ``perms / 2`` words: the weighted MinHash values (uint32, two a word) of the content's
   features: character 3-grams, Latin-script words and numbers (dedup.text.content), the features
-  many rows share weighing less (dedup.text.rarity).
+  many rows share weighing less (dedup.text.rarity);
+- only when rule distinct is on (``distinct_perms`` > 0), one word: how many of the content's features are *distinctive* (not common in the table:
+  places, numbers, the wording that tells one complaint from another on the same topic);
+- ``distinct_perms / 2`` words: the plain MinHash values of those distinctive features alone.
+  The verifier's second measure (dedup.index.bands.TextVerifier, rule ``distinct``): two
+  neighbours' rewordings of one incident share its place and numbers though their whole texts
+  are under the bar, while two complaints on one topic at other places share only the common
+  template, which this measure leaves out. A sketch, not the features: the store keeps only
+  signatures, so the second measure is estimated like the first, in full and incremental runs alike.
 
 The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
 are its short fields. Computed for a whole batch in the worker that featurises it.
@@ -27,6 +35,8 @@ from .content import CONTENT_VERSION, content_features
 from .normalize import value_to_text
 
 SEED = 1  # the MinHash permutations' seed (part of the version stamp)
+DISTINCT_SEED = 2  # the distinctive features' permutations
+DISTINCT_PERMS = 32  # their MinHash values when rule distinct is on
 
 
 @dataclass(frozen=True)
@@ -37,9 +47,16 @@ class TextSignature:
     n: int = 3  # characters per shingle
     number_copies: int = 2  # features per digit run
     digits: str = "keep"  # digit runs inside the n-grams as written (keep) or folded to one 0 (fold)
+    distinct_perms: int = DISTINCT_PERMS  # MinHash values of the distinctive features (even; 0: no such words)
+    distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
 
     @property
     def words(self) -> int:
+        return self.distinct_at + (1 + self.distinct_perms // 2 if self.distinct_perms else 0)
+
+    @property
+    def distinct_at(self) -> int:
+        """The word holding the number of distinctive features (their MinHash values follow)."""
         return 1 + len(self.identity) + self.perms // 2
 
     def of_rows(self, rows: Sequence[Mapping[str, object]], model=None, identity=None) -> np.ndarray:
@@ -92,8 +109,22 @@ class TextSignature:
             ids = out[:, 1:1 + len(self.identity)]
             ids[identity.common_values(ids)] = 0
         values = weighted_minhash(hashes, counts, weights, self.perms, SEED)
-        out[:, 1 + len(self.identity):] = np.ascontiguousarray(values).view(np.uint64)
+        out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
+        if weights is None:
+            self._distinct(out, hashes, counts)
+        else:
+            keep = weights >= self.distinct_weight - 1e-9
+            row = np.repeat(np.arange(len(counts)), counts)
+            self._distinct(out, hashes[keep], np.bincount(row[keep], minlength=len(counts)))
         return out
+
+    def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
+        """Fill the distinctive features' count word and MinHash values (none: nothing to fill)."""
+        if not self.distinct_perms:
+            return
+        out[:, self.distinct_at] = counts
+        values = minhash(hashes, counts, self.distinct_perms, DISTINCT_SEED)
+        out[:, self.distinct_at + 1:] = np.ascontiguousarray(values).view(np.uint64)
 
     def of_features(self, lengths, identity, *feats: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         """(rows, words) uint64 signatures from synthetic parts: the cleaned content lengths, the
@@ -105,13 +136,17 @@ class TextSignature:
         values = minhash(*feats[0], self.perms, SEED)
         for more in feats[1:]:
             np.minimum(values, minhash(*more, self.perms, SEED), out=values)
-        out[:, 1 + len(self.identity):] = np.ascontiguousarray(values).view(np.uint64)
+        out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
+        self._distinct(out, *feats[0])  # every feature weighs 1: all are distinctive (the first set's)
         return out
 
     def version(self) -> dict:
-        return {"content": list(self.content), "identity": list(self.identity), "perms": self.perms,
-                "shingle_chars": self.n, "number_copies": self.number_copies, "seed": SEED,
-                "shingles": shingles.SHINGLES_VERSION, "features": CONTENT_VERSION, "digits": self.digits}
+        out = {"content": list(self.content), "identity": list(self.identity), "perms": self.perms,
+               "shingle_chars": self.n, "number_copies": self.number_copies, "seed": SEED,
+               "shingles": shingles.SHINGLES_VERSION, "features": CONTENT_VERSION, "digits": self.digits}
+        if self.distinct_perms:  # off: the stamp of the signature before rule distinct (no needless `dedup full`)
+            out.update(distinct_perms=self.distinct_perms, distinct_seed=DISTINCT_SEED, distinct_weight=self.distinct_weight)
+        return out
 
 
 def _ranges(lengths: np.ndarray) -> np.ndarray:
