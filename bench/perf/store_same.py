@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         query = f"SELECT {cols} FROM {name} ORDER BY {cols}"
         mine, theirs = a.execute(query).fetchall(), b.execute(query).fetchall()
         differ += mine != theirs
-        print(f"{name}: {len(mine)} rows here, {len(theirs)} in the baseline's: {'same' if mine == theirs else 'DIFFERENT'}")
+        same = "same" if mine == theirs else "DIFFERENT"
+        sys.stdout.write(f"{name}: {len(mine)} rows here, {len(theirs)} in the baseline's: {same}\n")
     return 1 if differ else 0
 
 

@@ -111,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
                                   check=True, capture_output=True, text=True, env=child_env(code), cwd=ROOT)
             r = json.loads(done.stdout.strip().splitlines()[-1])
             steps = ", ".join(f"{k} {v:.2f}" for k, v in r["cpu_steps"].items())
-            print(f"{name:<14} {r['rows']:,} rows, {r['entries']:,} block entries: wall {r['wall']:.2f} s, "
-                  f"CPU {r['cpu']:.2f} s (CPU s by step: {steps}; commit wall {r['commit_wall']:.2f}); "
-                  f"load {load:.2f} → {os.getloadavg()[0]:.2f}", flush=True)
+            sys.stdout.write(f"{name:<14} {r['rows']:,} rows, {r['entries']:,} block entries: wall {r['wall']:.2f} s, "
+                             f"CPU {r['cpu']:.2f} s (CPU s by step: {steps}; commit wall {r['commit_wall']:.2f}); "
+                             f"load {load:.2f} → {os.getloadavg()[0]:.2f}\n")
+            sys.stdout.flush()
     return 0
 
 
