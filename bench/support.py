@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import platform
 import random
+import sys
 import time
 import uuid
 from contextlib import contextmanager
@@ -23,10 +25,29 @@ OUT = ROOT / "bench" / "out"  # scratch output of the benchmarks (ignored by git
 
 def child_env(code: Path | None = None) -> dict[str, str]:
     """The environment of a measured child process (``python -m bench.…``): a fresh interpreter finds
-    bench and dedup only through PYTHONPATH. ``code``: a checkout whose dedup comes first (a baseline)."""
-    paths = [str(p) for p in (code, ROOT) if p is not None] + [p for p in [os.environ.get("PYTHONPATH")] if p]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    bench and dedup only through PYTHONPATH. ``code``: a checkout whose dedup comes first (a baseline);
+    bench stays this repository's."""
+    paths = [str(p) for p in (code and dedup_only(code), ROOT) if p is not None] + \
+        [p for p in [os.environ.get("PYTHONPATH")] if p]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    if code is not None:
+        # ``python -c``/``-m`` put the working directory (the repository: this checkout's dedup) before
+        # PYTHONPATH, so a "baseline" ran this checkout's code; PYTHONSAFEPATH (3.11+) leaves it out
+        if sys.version_info < (3, 11):
+            raise SystemExit("a baseline checkout needs Python 3.11 or later (PYTHONSAFEPATH)")
+        env["PYTHONSAFEPATH"] = "1"
+    return env
 
+
+def dedup_only(code: Path) -> Path:
+    """A folder under OUT holding only a link to ``code``'s dedup package: first on the path, it
+    gives the baseline's dedup without the baseline's bench."""
+    folder = OUT / "baseline-code" / hashlib.sha1(str(code.resolve()).encode()).hexdigest()[:12]
+    folder.mkdir(parents=True, exist_ok=True)
+    link = folder / "dedup"
+    if not link.is_symlink():
+        link.symlink_to(code.resolve() / "dedup", target_is_directory=True)
+    return folder
 
 
 def timed(fn: Callable, *args, **kwargs) -> tuple[object, float]:
