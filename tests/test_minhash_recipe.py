@@ -209,3 +209,10 @@ def test_verifier_scores_equal_the_plain_formulas_on_column_slices(identity):
     assert v.scores(a, b).tobytes() == plain.tobytes()
     ia, ib = a[:, 1:1 + identity], b[:, 1:1 + identity]
     assert v.same_person(a, b).tolist() == ((ia == ib) & (ia != 0)).any(axis=1).tolist()
+
+
+def test_describe_says_which_contents_get_identity_keys():
+    """`dedup eval` and the report print this line: it must say what the keys are made for."""
+    assert "identity keys for every content" in BandScheme(3).describe()
+    assert "identity keys for contents under 60 characters" in BandScheme(3, long_identity=False).describe()
+    assert "identity keys" not in BandScheme(0).describe()

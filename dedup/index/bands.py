@@ -136,8 +136,8 @@ class BandScheme:
         return key_pairs(keys, self.anchors, self.offsets(keys, taken))
 
     def describe(self) -> str:
-        extra = f" + {len(self.pairs_of_identity)} identity keys for contents under {self.short_chars} characters" \
-            if self.pairs_of_identity else ""
+        reach = "every content" if self.long_identity else f"contents under {self.short_chars} characters"
+        extra = f" + {len(self.pairs_of_identity)} identity keys for {reach}" if self.pairs_of_identity else ""
         anchored = f"; a key's rows are compared with its first {self.anchors}" if self.anchors else ""
         return f"{self.bands} MinHash bands of {self.r} values{extra}{anchored}"
 
