@@ -10,7 +10,7 @@ import numpy as np
 
 from dedup.index.bands import TextVerifier
 from dedup.text.rarity import ContentModel
-from dedup.text.signature import TextSignature
+from dedup.text.signature import DISTINCT_PERMS, TextSignature
 
 ON = 0.55  # distinct_floor as the tuning sets chose it (the rule is off by default: 0.75, the threshold)
 
@@ -34,7 +34,7 @@ def _rows(seed: int = 7) -> list[dict]:
 
 
 def _signatures(rows):
-    sig = TextSignature(("content",), ("name", "phone"))
+    sig = TextSignature(("content",), ("name", "phone"), distinct_perms=DISTINCT_PERMS)
     head, hashes, counts = sig.parts(rows)
     model = ContentModel.learn(hashes, len(rows), 0.002, 10, 0.3)
     return sig, model, hashes, counts, sig.finish(head, hashes, counts, model)
@@ -69,7 +69,7 @@ def test_in_a_table_that_shares_nothing_yet_the_whole_text_bars_alone_decide():
     """Before a full run has learned a common template (model None: every feature distinctive), a
     row is all its own words: rule distinct would only lower the bar, so it stays off."""
     rows = _rows()
-    sig = TextSignature(("content",), ("name", "phone"))
+    sig = TextSignature(("content",), ("name", "phone"), distinct_perms=DISTINCT_PERMS)
     s = sig.of_rows([rows[0], rows[-1]])
     v = TextVerifier(2, distinct_floor=ON)
     assert v.scores(s[:1], s[1:])[0] >= v.distinct_floor  # the pair would clear the rule's other bars ...

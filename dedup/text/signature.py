@@ -47,7 +47,7 @@ class TextSignature:
     n: int = 3  # characters per shingle
     number_copies: int = 2  # features per digit run
     digits: str = "keep"  # digit runs inside the n-grams as written (keep) or folded to one 0 (fold)
-    distinct_perms: int = DISTINCT_PERMS  # MinHash values of the distinctive features (even; 0: no such words)
+    distinct_perms: int = 0  # MinHash values of the distinctive features (even; 0, rule distinct off as shipped: no such words)
     distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
 
     @property
@@ -110,12 +110,12 @@ class TextSignature:
             ids[identity.common_values(ids)] = 0
         values = weighted_minhash(hashes, counts, weights, self.perms, SEED)
         out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
-        if weights is None:
-            self._distinct(out, hashes, counts)
-        else:
+        if self.distinct_perms and weights is not None:  # the distinctive ones: features weighing fully
             keep = weights >= self.distinct_weight - 1e-9
             row = np.repeat(np.arange(len(counts)), counts)
             self._distinct(out, hashes[keep], np.bincount(row[keep], minlength=len(counts)))
+        else:  # every feature weighs 1, or rule distinct is off (nothing to fill)
+            self._distinct(out, hashes, counts)
         return out
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
