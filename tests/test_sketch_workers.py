@@ -132,13 +132,18 @@ def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tm
     assert empty and (values[empty] == np.uint64(0xFFFFFFFF_FFFFFFFF)).all()  # no content: EMPTY values
 
 
-def test_the_spilled_ranges_are_files_removed_after_the_stage(tmp_path, monkeypatch):
-    """A table of more than SPILL_ROWS rows goes through files (one per range); none is left after."""
+def _spilling_table(tmp_path, monkeypatch):
+    """The test table, its recipe, and spill files of 300 rows in a temp directory of the test's own."""
     config, src = _table(tmp_path)
-    recipe = Recipe.of(config)
     monkeypatch.setattr(spill, "SPILL_ROWS", 300)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
+    return config, src, Recipe.of(config)
+
+
+def test_the_spilled_ranges_are_files_removed_after_the_stage(tmp_path, monkeypatch):
+    """A table of more than SPILL_ROWS rows goes through files (one per range); none is left after."""
+    config, src, recipe = _spilling_table(tmp_path, monkeypatch)
     written = []
     write = spill.FeatureSpill._write
     monkeypatch.setattr(spill.FeatureSpill, "_write", lambda self: (write(self), written.append(list(self.files)))[0])
@@ -198,11 +203,7 @@ def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file):
 
 
 def test_a_spill_that_cannot_be_written_is_one_line_and_leaves_no_file(tmp_path, monkeypatch):
-    config, src = _table(tmp_path)
-    recipe = Recipe.of(config)
-    monkeypatch.setattr(spill, "SPILL_ROWS", 300)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
+    config, src, recipe = _spilling_table(tmp_path, monkeypatch)
     writes = []
 
     def full(*_args, **_kwargs):
