@@ -33,8 +33,12 @@ given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest ex
 first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
 rows, so candidates per row stay flat as the table grows), besides whatever the cap took (the
 floor's pair keys may outnumber ``max_pairs``, within MAX_KEYS keys a row); hot values are
-switched off as for every key. A table whose learning finds its key fields is keyed
-exactly as without the floor.
+switched off as for every key. A table whose learning finds its key fields still gets a light
+floor: the floor's pair keys and bands within the much smaller budget ``floor_light``, besides the
+``max_pairs`` pair keys under the cap (with 20 % of people copied, the id and the birth date pass
+the trigger and the capped pair keys all held the given name: 3-5 % of true pairs were never
+candidates; the light floor adds street + suburb, address + postcode and the like only while
+their buckets stay small, so a table of clean keys, the training persons, is keyed as before).
 
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
 Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
@@ -51,8 +55,11 @@ of fields) among pairs whose best key field (an id number) differs even in its f
 value, so that they are almost all different people: among all pairs agreeing on a phone most are
 duplicates and agree on everything, which would make the birth date look implied by the phone.
 Fields are taken in order of their say; a field's weight in a pair (for and against) is cut by
-``linked`` times its largest redundancy on an earlier field that agrees exactly in that pair:
-weight * (1 - linked * max red). The weighted mean is kept when it reaches ``threshold``.
+``linked`` times its largest redundancy on an earlier field, or (``joint``) on two earlier fields
+together, that agree exactly in that pair: weight * (1 - linked * max red). Street name alone
+rarely tells a household, street name and suburb together do (dedup.index.record_redundancy):
+on the tuning persons with families this took precision from 0.984-0.993 to 0.996-0.998
+(bench/results/persons-i22-s34.md). The weighted mean is kept when it reaches ``threshold``.
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ import numpy as np
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
 from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
+from .record_redundancy import APART, JOINT_FIELDS, agreements, joint, redundancy
 
 U64 = np.uint64
 MAX_KEYS = 16
@@ -82,7 +90,10 @@ class RecordScheme:
     its trigger ``floor_below`` by bench/quality/records/sweep_gather.py (1.5: 1.0 and 0.5 score the same
     but key a 20,000-row training table by the floor too, twice the candidates); ``floor_pairs`` (10:
     the floor's missed candidates 0.4-0.6 % of true pairs -> 0.1-0.2 % for 3 % more candidates) and
-    ``swaps`` by bench/quality/records/where.py (bench/results/persons-fs-i22.md).
+    ``swaps`` by bench/quality/records/where.py (bench/results/persons-fs-i22.md); ``floor_light`` (4
+    expected partners: 2 left 1.4-2.6 % of true pairs never candidates with 20 % of people copied, 6
+    tripled the candidates of the 20,000-row training table for nothing) and ``joint`` by
+    bench/quality/records/sweep_joint.py (bench/results/persons-i22-s34.md).
     """
 
     fields: int
@@ -103,6 +114,8 @@ class RecordScheme:
     floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
     floor_below: float = 1.5     # the floor is off when floor_exact fields have at most this many partners
     swaps: bool = True           # two fields whose values the pair holds crosswise score as equal
+    joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
+    floor_light: float = 4.0     # the floor's budget when it is not in use (0: no floor keys then)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -140,8 +153,9 @@ class RecordScheme:
         ref = self.with_learned(learned).key_fields()[:1]
         if ref and self.linked:
             live = h[:, ref[0]] != 0
-            like = self._values(sig[live], ref[0])[:, 0] + U64(1)  # its first MinHash value
-            learned.update(self._agreements(h[live], like, ref[0], stat))
+            like = self._values(sig[live], ref[0])[:, :APART] + U64(1)  # its first MinHash values
+            top = sorted(sorted(stat, key=lambda f: (-distinct[f], f))[:JOINT_FIELDS]) if self.joint else None
+            learned.update(agreements(h[live], like, ref[0], stat, top))
         bands = self.with_learned(learned)._band_keys(sig, h)
         learned["bands"] = [[_counts(bands[:, c], cap)[i] for i in (0, 2, 3, 4)] for c in range(bands.shape[1])]
         keys = self.with_learned(learned).keys(sig)
@@ -151,21 +165,6 @@ class RecordScheme:
             learned["hot"] += [[f"{int(values[x]):016x}", int(counts[x])] for x in hot[counts[hot] > cap]]
         learned["hot"].sort(key=lambda vc: (-vc[1], vc[0]))
         return learned
-
-    @staticmethod
-    def _agreements(h: np.ndarray, r: np.ndarray, ref: int, stat: list[int]) -> dict:
-        """Among rows with the reference field ``ref`` (the best key field) filled: per field and
-        per pair of fields, the ordered row pairs agreeing on it, and those also agreeing on ``r``
-        (the reference field's first MinHash value)."""
-        def agree(z):
-            n, _, s, _, _ = _counts(z, 1 << 62)
-            return s - n
-        fields = [[agree(h[:, f]), agree(combine(h[:, f], r, 77))] for f in range(h.shape[1])]
-        pairs = []
-        for a, b in combinations(stat, 2):
-            z = combine(h[:, a], h[:, b], a * 1000 + b)
-            pairs.append([a, b, agree(z), agree(combine(z, r, 77))])
-        return {"ref": ref, "ref_rows": int(len(h)), "ref_fields": fields, "ref_pairs": pairs}
 
     def with_learned(self, learned: dict) -> RecordScheme:
         if len(learned["filled"]) != self.fields:
@@ -194,7 +193,10 @@ class RecordScheme:
         return sum(p <= bar for p in self._field_partners().values()) < self.floor_exact
 
     def _floor(self, floor: int) -> tuple[int, float]:
-        return (floor, self.floor_partners) if self.floored() else (0, 0.0)
+        """(keys, budget) of the floor: the whole budget when it is in use, else ``floor_light``."""
+        if self.floored():
+            return floor, self.floor_partners
+        return (floor, self.floor_light) if self.floor_light else (0, 0.0)
 
     def key_fields(self) -> list[int]:
         """The fields that key rows by exact value, fewest expected partners first (the floor's
@@ -207,13 +209,17 @@ class RecordScheme:
         keyf = set(self.key_fields())
         part = {(a, b): _partners(n, s, hn, hs) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
                 if a not in keyf and b not in keyf and d >= self.min_key_distinct}
-        if not self.floored():
+        budget = self._floor(self.floor_pairs)[1]
+        if not budget:
             return choose(part, self.max_partners)[:self.max_pairs]
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
-        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs,
-                        self.floor_partners)
-        room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
-        return (floor + [k for k in choose(part, self.max_partners) if k not in floor])[:room]
+        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget)
+        capped = [k for k in choose(part, self.max_partners) if k not in floor]
+        if self.floored():
+            room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
+            return (floor + capped)[:room]
+        # the light floor: its keys, then max_pairs capped ones besides them (those of a table without it among them)
+        return (floor + capped[:self.max_pairs])[:MAX_KEYS - len(keyf) - self.bands]
 
     def hot(self) -> list[tuple[str, int]]:
         """The key values (hex) the full run saw in more than ``max_bucket`` rows, with their rows,
@@ -228,25 +234,8 @@ class RecordScheme:
 
     def redundancy(self) -> np.ndarray:
         """(fields, fields): [f, g] how much likelier than chance two different people agreeing on
-        g agree on f too, (P(f | g) - P(f)) / (1 - P(f)) clipped to [0, 1], counted among the pairs
-        whose reference field (the best key field) differs in its first MinHash value (a copy with
-        a typo'd id number mostly keeps it, two people's numbers mostly do not). 0 where not
-        learned, and for the reference field itself."""
-        lr = self._learned()
-        red = np.zeros((self.fields, self.fields))
-        if "ref" not in lr:
-            return red
-        ref, rows = lr["ref"], lr["ref_rows"]
-        other = [a - ah for a, ah in lr["ref_fields"]]  # agreeing pairs of different reference values
-        for a, b, ab, abh in lr["ref_pairs"]:
-            for f, g in ((a, b), (b, a)):
-                if ref in (f, g) or other[g] <= 0 or ab - abh <= 0:
-                    continue
-                p_f = other[f] / (rows * (rows - 1.0))
-                p_fg = min(1.0, (ab - abh) / other[g])
-                if 0 < p_f < p_fg:
-                    red[f, g] = (p_fg - p_f) / (1 - p_f)
-        return np.clip(red, 0.0, 1.0)
+        g agree on f too (dedup.index.record_redundancy), 0 where not learned."""
+        return redundancy(self._learned(), self.fields)
 
     def similar(self) -> np.ndarray:
         lr = self._learned()
@@ -330,6 +319,7 @@ class RecordScheme:
         den = np.zeros(len(a))
         used = np.zeros((len(a), self.fields))
         told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
+        pairs = joint(self._learned(), self.fields) if red is not None and self.joint else {}
         for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
             s = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), 0.0)
@@ -339,6 +329,10 @@ class RecordScheme:
                 for g, same in told:
                     if red[f, g] > 0:
                         cut = np.maximum(cut, np.where(same, red[f, g], 0.0))
+                for (g, x), (h, y) in combinations(told, 2):
+                    lift = pairs.get((min(g, h), max(g, h)))
+                    if lift is not None and lift[f] > 0:
+                        cut = np.maximum(cut, np.where(x & y, self.linked * lift[f], 0.0))
                 w = w * (1 - cut)
                 told.append((f, both & (ha[:, f] == hb[:, f])))
             num += w * s

@@ -3,7 +3,7 @@
     python -m bench.quality.records.sweep_floor [--sets copies:5000:0,copies:20000:1,...] [--grid NAME,...]
 
 Sets: ``copies:N:SEED`` (bench/datasets/records/copies.py, every person recorded again 1-5 times),
-``copies60:N:SEED`` (the same with 60 % of people copied), ``copiesnf:N:SEED`` (no family
+``copies60:N:SEED``, ``copies40``, ``copies20`` (the same with 60, 40, 20 % of people copied), ``copiesnf:N:SEED`` (no family
 members: typos and missing values only, as in the issue), ``train:N:SEED`` (bench/datasets/records
 common.training: bench/datasets/labelled/persons widened, with households) and ``labelled:N:SEED``
 (bench/datasets/labelled/persons as it is: name, gender, birth_date, id_number, phone, address). One markdown
@@ -37,7 +37,8 @@ def dataset(spec: str):
     kind, n, seed = spec.split(":")
     n, seed = int(n), int(seed)
     if kind.startswith("copies"):
-        rows, truth = generate(n, seed, 0.6 if kind == "copies60" else 1.0, 0.0 if kind == "copiesnf" else 0.08)
+        copied = {"copies60": 0.6, "copies40": 0.4, "copies20": 0.2}.get(kind, 1.0)
+        rows, truth = generate(n, seed, copied, 0.0 if kind == "copiesnf" else 0.08)
         return rows, truth, COPY_FIELDS
     if kind == "train":
         return training(n, seed)

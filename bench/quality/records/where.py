@@ -45,7 +45,7 @@ def true_pairs(lab: np.ndarray) -> set[tuple[int, int]]:
 
 def split(spec: str, kw: dict) -> str:
     rows, truth, fields = load(spec)
-    sig = RecordSignature(specs(fields)).of_rows(rows)
+    sig = RecordSignature(specs(fields), k=int(kw.get("k", 8))).of_rows(rows)
     scheme = RecordScheme(len(fields), **kw)
     scheme = scheme.with_learned(scheme.learn(sig))
     i, j = scheme.near(sig)
