@@ -14,7 +14,6 @@ from dedup.config import parse_config
 from dedup.demo import DEMO_CONFIG
 from dedup.demo.generator import generate_petitions
 from dedup.index.bands import TextVerifier
-from dedup.index.keys import key_sort
 from dedup.index.pairs import distinct_rows, row_pairs, screened, verified
 from dedup.runs.parallel import featurize_rows
 from dedup.runs.recipe import Recipe
@@ -55,16 +54,10 @@ def test_a_short_bar_a_capped_length_cannot_tell_has_no_screen():
     assert TextVerifier(IDENTITY, short_chars=70_000).compact(_signatures(1, 4)) is None
 
 
-def _plain_distinct(keys, sketches):
-    """distinct_rows as np.unique of whole rows made it before issue 26."""
-    order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
-    uniq, first_pos, inverse = np.unique(sketches[order], axis=0, return_index=True, return_inverse=True)
-    by_key = np.argsort(first_pos, kind="stable")
-    rank = np.empty_like(by_key)
-    rank[by_key] = np.arange(len(by_key))
-    of_row = np.empty(len(keys), dtype=np.int64)
-    of_row[order] = rank[inverse.reshape(-1)]
-    return order, uniq[by_key], np.asarray(order)[first_pos[by_key]], of_row
+def _np_unique(rows):
+    """What distinct_rows called before issue 26: np.unique of whole rows."""
+    uniq, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    return uniq, first, inverse.reshape(-1)
 
 
 def _same(a, b) -> bool:
@@ -84,10 +77,13 @@ def _copies_table():
 
 def test_distinct_rows_by_hash_are_np_uniques_even_when_every_hash_collides(monkeypatch):
     _, keys, sk = _copies_table()
-    plain = _plain_distinct(keys, sk)
-    assert len(plain[1]) < len(keys) - 100  # the copies are there
-    assert _same(distinct_rows(keys, sk), plain)
-    monkeypatch.setattr(pairs_module, "splitmix64", lambda x: np.zeros_like(x))
+    hashed = distinct_rows(keys, sk)
+    assert len(hashed[1]) < len(keys) - 100  # the copies are there
+    with monkeypatch.context() as m:
+        m.setattr(pairs_module, "_unique_rows", _np_unique)
+        plain = distinct_rows(keys, sk)
+    assert _same(hashed, plain)
+    monkeypatch.setattr(pairs_module, "splitmix64", lambda x: np.zeros_like(x))  # every hash collides
     assert _same(distinct_rows(keys, sk), plain)
 
 
