@@ -233,6 +233,51 @@ class TextVerifier:
                 out.append("distinct" if dt else with_id if s else plain)
         return out
 
+    def compact(self, sig: np.ndarray) -> np.ndarray | None:
+        """(rows, words) uint64 of what ``screen`` reads, a seventh of a signature's bytes: 16-bit
+        fields four a word (the length, capped; each identity word's low bits, odd, 0 where
+        absent: equal words stay equal), then the low 4 bits of each MinHash value, 16 a word.
+        None where a capped length could not tell a short content from a long one."""
+        if self.short_chars >= _FIELD:
+            return None
+        sig = np.asarray(sig, dtype=np.uint64)
+        ids = sig[:, 1:1 + self.identity]
+        fields = [np.minimum(sig[:, 0], _FIELD), *(np.where(c != 0, (c & _FIELD) | 1, 0) for c in ids.T)]
+        fields += [np.zeros(len(sig), np.uint64)] * (-len(fields) % 4)
+        head = [f0 | f1 << _U(16) | f2 << _U(32) | f3 << _U(48) for f0, f1, f2, f3 in zip(*[iter(fields)] * 4)]
+        skip = 2 * (1 + self.identity)
+        low = (_as_u32(sig)[:, skip:skip + self.perms] & 0xF).astype(np.uint8)
+        low = np.pad(low, ((0, 0), (0, -self.perms % 16)))  # to whole words; the pads are equal, ``screen`` takes them off
+        codes = np.ascontiguousarray(low[:, 0::2] | low[:, 1::2] << np.uint8(4)).view(np.uint64)
+        return np.hstack([np.stack(head, axis=1), codes])
+
+    def screen(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Which pairs of ``compact`` rows may pass ``__call__``: a necessary condition, so a pair it
+        drops is a pair ``__call__`` rejects. Equal values have equal low bits, so the count of
+        equal 4-bit codes is at least the count of equal values that J is made of, and equal
+        identity words have equal fields; a pair whose count is under the lowest bar it could
+        pass on (its lengths and identity fields say which bars apply) passes on none. Issue 26:
+        of a template-rich table's millions of candidates, nearly all stop here."""
+        head = (1 + self.identity + 3) // 4
+
+        def field(rows: np.ndarray, f: int) -> np.ndarray:
+            return rows[:, f // 4] >> _U(16 * (f % 4)) & _FIELD
+
+        same = np.zeros(len(a), dtype=bool)
+        for f in range(1, 1 + self.identity):
+            fa = field(a, f)
+            same |= (fa == field(b, f)) & (fa != 0)
+        x = a[:, head:] ^ b[:, head:]
+        low3 = _U(0x7777777777777777)
+        zero = ~(((x & low3) + low3) | x) & _U(0x8888888888888888)  # the top bit of each zero nibble (no carries)
+        equal = np.bitwise_count(zero).sum(axis=1, dtype=np.int64) - (-self.perms % 16)
+        la, lb = field(a, 0), field(b, 0)
+        floor = min(self.threshold, self.distinct_floor)
+        bar = np.where(np.minimum(la, lb) < self.short_chars,
+                       np.where(same, min(self.short_identity_threshold, self.short_threshold), self.short_threshold),
+                       np.where(same, min(self.identity_threshold, floor), floor))
+        return (la > 0) & (lb > 0) & (equal > 0) & (equal / self.perms >= bar)
+
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)
@@ -241,6 +286,10 @@ class TextVerifier:
         long_ok = (j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
+
+
+_U = np.uint64
+_FIELD = _U(0xFFFF)  # a 16-bit field of ``compact``
 
 
 def _as_u32(words: np.ndarray) -> np.ndarray:

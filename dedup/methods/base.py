@@ -19,6 +19,7 @@ import numpy as np
 from ..config.model import FieldSpec
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
+from ..index.pairs import verified
 from ..text.features import Featurizer
 from ..text.rarity import ContentModel
 from ..text.segment import Segmenter
@@ -102,6 +103,10 @@ class Method(ABC):
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Which candidate pairs (aligned sketches) are duplicates."""
         return np.ones(len(a), dtype=bool) if self.verifier is None else self.verifier(a, b)
+
+    def verify_pairs(self, sk: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """``verify`` of the index pairs (sk[i], sk[j]), a chunk at a time (dedup.index.pairs.verified)."""
+        return verified(self.verify, sk, i, j)
 
     @property
     def threshold(self) -> float | None:

@@ -18,7 +18,7 @@ from ..index.fingerprint import HashedFeatures
 from ..index.keys import picked
 from ..index.minhash import key_pairs
 from ..index.names import as_str, suffixed
-from ..index.pairs import distinct_rows
+from ..index.pairs import distinct_rows, screened
 from ..text.features import Featurizer
 from ..text.segment import Segmenter
 from .base import Method
@@ -57,7 +57,8 @@ class KeyedMethod(Method):
     def near(self, sk, taken=None):
         sig = self.signatures(sk)
         i, j = self.scheme.near(sig, taken) if self.anchored else self.scheme.near(sig)
-        return i, j, np.bitwise_count(sk[i, 0] ^ sk[j, 0]).astype(np.int64)
+        fps = np.ascontiguousarray(sk[:, 0])  # gathered from 8 bytes a row, not a sketch's stride
+        return i, j, np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
 
     def bucket_pairs(self, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every pair of one bucket's members whose lower row is among its first ``anchors``
@@ -74,6 +75,14 @@ class KeyedMethod(Method):
 
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return self.verifier(self.signatures(a), self.signatures(b))
+
+    def verify_pairs(self, sk: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """``verify`` of the pairs (sk[i], sk[j]); a verifier with a ``screen`` first drops the pairs
+        it cannot pass on a compact copy of the rows, and reads whole signatures only for the rest."""
+        small = self.verifier.compact(self.signatures(sk)) if hasattr(self.verifier, "screen") else None
+        if small is None:
+            return super().verify_pairs(sk, i, j)
+        return screened(self.verify, self.verifier.screen, small, np.ascontiguousarray(sk), i, j)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.asarray(self.verifier.scores(self.signatures(a), self.signatures(b)), dtype=float)

@@ -150,10 +150,10 @@ class Recipe:
         def near(sk):
             return self.near(sk, taken)
 
-        verify = self.verify if self.method.verifies else None
+        check = self.method.verify_pairs if self.method.verifies else None
         if clock is not None:
-            near, verify = clock.wrap("candidates", near), verify and clock.wrap("verify", verify)
-        return row_pairs(keys, sketches, near, verify, distinct)
+            near, check = clock.wrap("candidates", near), check and clock.wrap("verify", check)
+        return row_pairs(keys, sketches, near, distinct=distinct, verify_pairs=check)
 
     def groups(self, keys: list[str], sketches: np.ndarray, decisions=(), clock: StageClock | None = None,
                distinct=None) -> list[Group]:

@@ -17,7 +17,6 @@ import numpy as np
 
 from ..index.anchors import ANCHORLESS
 from ..index.keys import key_sort
-from ..index.pairs import verified
 from .recipe import Recipe
 
 PAIR, ENTRY = 0, 1  # tags of ``searched``'s records
@@ -86,7 +85,7 @@ def _bucket(task: tuple, name: str, members: list[tuple[str, bytes]]) -> list:
         return out
     i, j, dist = bucket_pairs(recipe, sk)
     if len(i) and recipe.method.verifies:
-        keep = verified(recipe.verify, sk, i, j)
+        keep = recipe.method.verify_pairs(sk, i, j)
         i, j, dist = i[keep], j[keep], dist[keep]
     out += [(PAIR, (members[a][0], members[b][0], d, fps[a], fps[b]))
             for a, b, d in zip(i.tolist(), j.tolist(), dist.tolist())]
