@@ -104,20 +104,6 @@ def test_a_neighbours_rewording_is_kept_by_its_numbers_and_a_new_incident_at_the
     assert not TextVerifier(2, numbers_at=sig.numbers_at)(s[:1], s[n - 2:n - 1]).any()  # off (floor at the threshold)
 
 
-def test_a_long_row_with_enough_numbers_gets_a_key_of_its_two_smallest():
-    from dedup.index.bands import BandScheme
-    rows = _rows()
-    few = dict(rows[0], content="电梯坏了很久没人修，物业互相推诿，住户上下楼非常困难，请有关部门尽快处理，" * 3 + "已经12天了")
-    sig, s = _signatures([*rows, few])
-    plain, keyed = BandScheme(2), BandScheme(2, numbers_at=sig.numbers_at, numbers_least=M.numbers_least)
-    assert keyed.bands == plain.bands - 1 and keyed.labels[-1] == "n0:"  # one band's place: at most MAX_KEYS still
-    keys = keyed.keys(s)[:, -1]
-    assert keys[0] == keys[len(rows) - 2] != 0  # the neighbour: the same numbers, another wording
-    assert keys[len(rows) - 1] != keys[0] and keys[-1] == 0  # another incident's numbers; too few numbers: no key
-    i, j = keyed.near(s)
-    assert (0, len(rows) - 2) in set(zip(i.tolist(), j.tolist()))
-
-
 def test_numbers_unlike_count_against_a_pair_the_bars_would_keep():
     rows = _rows()
     same = dict(rows[0], content=rows[0]["content"].replace("请有关部门尽快处理。", "请尽快处理。"))

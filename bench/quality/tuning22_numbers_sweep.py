@@ -18,9 +18,11 @@ logs/tuning22_numbers_sweep_round2.log): the numbers also count against a long p
 under ``numbers_sure``, sharing less than ``numbers_against`` of its numbers (another incident
 of one topic at one place: the template alike, its dates and numbers not), around round 1's point;
 chose numbers_floor 0.45, numbers_against 0.5 (numbers_sure 0.85, 0.9 and 1.0 gave the same pairs
-on every tuning set: the middle is shipped). Round 3 (``--round 3``, log:
-logs/tuning22_numbers_sweep_round3.log): the chosen point with and without a candidate key of each
-long row's two smallest number hashes (BandScheme.numbers_at; it takes one MinHash band's place).
+on every tuning set: the middle is shipped). Round 3 (log:
+logs/tuning22_numbers_sweep_round3.log, run at commit 0122676, whose BandScheme had ``numbers_at``):
+the chosen point with and without a candidate key of each long row's two smallest number hashes (it
+took one MinHash band's place): no better, not kept (the key, and this script's ``--round 3``, are
+in git history only).
 """
 
 from __future__ import annotations
@@ -41,13 +43,11 @@ SETS = DEFAULT_SETS + ",places_hard:3000:0,places_hard:20000:2"  # hard negative
 WEIGHTING = (0.002, 10, 0.3)  # the shipped common_share, common_rows, common_floor
 OFF = (0.75, 3, 0.8, 0.0, 1.0)  # (numbers_floor, numbers_least, numbers_share, numbers_against, numbers_sure)
 GRID1 = [OFF] + [(*p, 0.0, 1.0) for p in itertools.product((0.35, 0.4, 0.45, 0.5, 0.55), (3, 4, 5), (0.7, 0.8, 0.9, 1.0))]
-CHOSEN = (0.45, 4, 0.8, 0.5, 0.9)
-GRID3 = [OFF, CHOSEN, (0.4, 4, 0.8, 0.5, 0.9), (0.5, 4, 0.8, 0.5, 0.9)]
 GRID = [OFF, (0.5, 4, 0.8, 0.0, 1.0)] + list(itertools.product((0.45, 0.5, 0.55), (4, 5), (0.8,), (0.34, 0.5),
                                                                (0.85, 0.9, 1.0)))
 
 
-def sweep_set(spec: str, results: dict, grid: list[tuple], keys: tuple[bool, ...] = (False,)) -> None:
+def sweep_set(spec: str, results: dict, grid: list[tuple]) -> None:
     data, identity, content = load(spec)
     rows = sorted(data.rows, key=lambda r: r["id"])
     labs = {lab: i for i, lab in enumerate(dict.fromkeys(data.truth[r["id"]] for r in rows))}
@@ -57,31 +57,29 @@ def sweep_set(spec: str, results: dict, grid: list[tuple], keys: tuple[bool, ...
     model = ContentModel.learn(hashes, len(rows), *WEIGHTING)
     ids = ContentModel.learn(head[:, 1:].ravel(), len(rows), *WEIGHTING, IDENTITY_SALT)
     s = sig.finish(head, hashes, counts, model, ids, sig.numbers_of(rows))
-    for key in keys:
-        i, j = BandScheme(len(identity), numbers_at=sig.numbers_at if key else 0).near(s)
-        score_grid(spec, s, i, j, code, sig.numbers_at, len(identity), [(key, *g) for g in grid], results)
+    i, j = BandScheme(len(identity)).near(s)
+    score_grid(spec, s, i, j, code, sig.numbers_at, len(identity), grid, results)
 
 
 def score_grid(spec, s, i, j, code, at, identity, grid, results) -> None:
-    for key, floor, least, share, against, sure in grid:
+    for floor, least, share, against, sure in grid:
         verifier = TextVerifier(identity, numbers_floor=floor, numbers_least=least, numbers_share=share,
                                 numbers_against=against, numbers_sure=sure, numbers_at=at)
         p, rec, f1, big, over5 = score_point(s, i, j, verifier, code)
-        results.setdefault((key, floor, least, share, against, sure), []).append((spec, p, rec, f1, big, over5))
-        print(f"{spec:<22} numbers key {key} floor {floor:.2f} least {least} share {share:.1f} against {against} sure {sure}: "
+        results.setdefault((floor, least, share, against, sure), []).append((spec, p, rec, f1, big, over5))
+        print(f"{spec:<22} floor {floor:.2f} least {least} share {share:.1f} against {against} sure {sure}: "
               f"P {p:.4f} R {rec:.4f} F1 {f1:.4f} largest false {big} false>5 {over5}", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default=SETS)
-    ap.add_argument("--round", type=int, default=3, help="1: the rule alone (GRID1); 2: with the numbers against "
-                    "(GRID); 3: the chosen point with and without the numbers key (GRID3)")
+    ap.add_argument("--round", type=int, default=2, help="1: the rule alone (GRID1); 2: with the numbers against (GRID)")
     a = ap.parse_args()
     results: dict[tuple, list] = {}
     for spec in a.sets.split(","):
-        sweep_set(spec, results, {1: GRID1, 2: GRID}.get(a.round, GRID3), (False, True) if a.round == 3 else (False,))
-    off = {spec: x for spec, *x in results[(False, *OFF)]}
+        sweep_set(spec, results, GRID1 if a.round == 1 else GRID)
+    off = {spec: x for spec, *x in results[OFF]}
 
     def allowed(rs) -> bool:  # precision kept on every set (within 0.001 of the rule off), no false group over 5 rows
         return all(p >= off[spec][0] - 0.001 and over5 == 0 for spec, p, _, _, _, over5 in rs)
@@ -91,10 +89,10 @@ def main() -> None:
         return (not allowed(rs), -min(x[2] for x in rs), -np.mean([x[3] for x in rs]))
     print("\nRanked: precision kept on every set (P >= the rule off's - 0.001) and no false group over 5 rows first, "
           "then the highest lowest recall, then the mean F1. Recall per set: " + ", ".join(off))
-    print("\n| numbers key | numbers_floor | numbers_least | numbers_share | numbers_against | numbers_sure | allowed | min P | min R | mean F1 | largest false group "
-          "| false groups > 5 | R per set |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for (key, floor, least, share, against, sure), rs in sorted(results.items(), key=rank):
-        print(f"| {key} | {floor} | {least} | {share} | {against} | {sure} | {allowed(rs)} | {min(x[1] for x in rs):.4f} | {min(x[2] for x in rs):.4f} "
+    print("\n| numbers_floor | numbers_least | numbers_share | numbers_against | numbers_sure | allowed | min P | min R | mean F1 | largest false group "
+          "| false groups > 5 | R per set |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for (floor, least, share, against, sure), rs in sorted(results.items(), key=rank):
+        print(f"| {floor} | {least} | {share} | {against} | {sure} | {allowed(rs)} | {min(x[1] for x in rs):.4f} | {min(x[2] for x in rs):.4f} "
               f"| {np.mean([x[3] for x in rs]):.4f} | {max(x[4] for x in rs)} | {sum(x[5] for x in rs)} "
               f"| {' '.join(f'{x[2]:.4f}' for x in rs)} |")
 

@@ -58,7 +58,6 @@ from .numbers import shared_numbers
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
-NUMBERS_SALT = 0x6E75_6D62  # the numbers key's salt (an identity key's is its position)
 KEY_CHUNK = 1 << 13  # rows whose keys are made together (their signature words: 2.4 MB at 3 identity columns)
 
 
@@ -70,8 +69,6 @@ class BandScheme:
     short_chars: int = 60
     anchors: int | None = 16  # a bucket's rows are compared with its first this many (dedup.index.anchors); None: all
     long_identity: bool = True  # identity keys for long contents too (False: short ones only, the recipe before)
-    numbers_at: int = 0  # the signature word of the number tokens (dedup.text.numbers); 0: no numbers key
-    numbers_least: int = 4  # a long content naming at least this many numbers gets a key of its two smallest
 
     @property
     def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
@@ -81,12 +78,8 @@ class BandScheme:
         return tuple(combinations(cols, 2)) if len(cols) > 1 else tuple((c,) for c in cols)
 
     @property
-    def numbers_keys(self) -> int:
-        return 1 if self.numbers_at else 0
-
-    @property
     def bands(self) -> int:
-        return min(self.perms // self.r, MAX_KEYS - len(self.pairs_of_identity) - self.numbers_keys)
+        return min(self.perms // self.r, MAX_KEYS - len(self.pairs_of_identity))
 
     def values(self, sig: np.ndarray) -> np.ndarray:
         """(rows, perms) uint32 MinHash values."""
@@ -97,7 +90,7 @@ class BandScheme:
         """(rows, m) uint64 keys, 0 where a row has none; made KEY_CHUNK rows at a time, so the
         temporaries stay in cache and the time grows linearly with the rows."""
         sig = np.asarray(sig, dtype=np.uint64)
-        out = np.empty((len(sig), self.bands + len(self.pairs_of_identity) + self.numbers_keys), np.uint64)
+        out = np.empty((len(sig), self.bands + len(self.pairs_of_identity)), np.uint64)
         for lo in range(0, len(sig), KEY_CHUNK):
             out[lo:lo + KEY_CHUNK] = self._keys(sig[lo:lo + KEY_CHUNK])
         return out
@@ -110,17 +103,12 @@ class BandScheme:
             ids = sig[:, 1 + np.array(cols)]
             key = combine(ids[:, 0], ids[:, -1] if len(cols) > 1 else ids[:, 0], p + 1)
             out.append(np.where(short, key, np.uint64(0))[:, None])
-        if self.numbers_at:  # the two smallest number hashes (one word): a refile's numbers, whatever its wording
-            enough = (length >= self.short_chars) & (sig[:, self.numbers_at] >= self.numbers_least)
-            key = combine(sig[:, self.numbers_at + 1], sig[:, self.numbers_at], NUMBERS_SALT)
-            out.append(np.where(enough, key, np.uint64(0))[:, None])
         return np.hstack(out)
 
     @property
     def labels(self) -> list[str]:
         """Each key column's prefix in a block name."""
-        return [f"b{i}:" for i in range(self.bands)] + [f"i{p}:" for p in range(len(self.pairs_of_identity))] \
-            + ["n0:"] * self.numbers_keys
+        return [f"b{i}:" for i in range(self.bands)] + [f"i{p}:" for p in range(len(self.pairs_of_identity))]
 
     def names_of(self, sig: np.ndarray, anchored: np.ndarray | None = None) -> list[list[str]]:
         """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not
@@ -158,7 +146,6 @@ class BandScheme:
         reach = "every content" if self.long_identity else f"contents under {self.short_chars} characters"
         extra = f" + {len(self.pairs_of_identity)} identity keys for {reach}" if self.pairs_of_identity else ""
         anchored = f"; a key's rows are compared with its first {self.anchors}" if self.anchors else ""
-        extra += " + 1 key of the two smallest number hashes" if self.numbers_at else ""
         return f"{self.bands} MinHash bands of {self.r} values{extra}{anchored}"
 
 

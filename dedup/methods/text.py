@@ -45,8 +45,7 @@ class TextMinHash(KeyedMethod):
         distinct = DISTINCT_PERMS if m.distinct_floor < m.threshold else 0
         numbers = NUMBERS_KEPT if m.numbers_floor < m.threshold else 0  # rule numbers: their words only when on
         signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers)
-        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors,
-                            numbers_at=signature.numbers_at if numbers else 0, numbers_least=m.numbers_least)
+        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
                                 m.distinct_shared, m.distinct_share, signature.perms, numbers_floor=m.numbers_floor,
@@ -66,8 +65,7 @@ class TextMinHash(KeyedMethod):
         return {"match": "minhash", "signature": self.signature.version(),
                 "keys": {"bands": s.bands, "r": s.r, "short_chars": s.short_chars, "anchors": s.anchors,
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
-                         "identity_keys_for": "all" if s.long_identity else "short",
-                         **({"numbers_keys": s.numbers_keys} if s.numbers_keys else {})},
+                         "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
                                                       "short_identity_threshold", *self._distinct_keys(),
                                                       *self._numbers_keys())},
