@@ -32,7 +32,7 @@ import itertools
 
 import numpy as np
 
-from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, score_point
+from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, ranked, score_point
 from bench.quality.tuning22_sweep import load
 from dedup.index.bands import BandScheme, TextVerifier
 from dedup.text.numbers import KEEP
@@ -79,23 +79,17 @@ def main() -> None:
     results: dict[tuple, list] = {}
     for spec in a.sets.split(","):
         sweep_set(spec, results, GRID1 if a.round == 1 else GRID)
-    off = {spec: x for spec, *x in results[OFF]}
-
-    def allowed(rs) -> bool:  # precision kept on every set (within 0.001 of the rule off), no false group over 5 rows
-        return all(p >= off[spec][0] - 0.001 and over5 == 0 for spec, p, _, _, _, over5 in rs)
-
-    def rank(kv):
-        rs = kv[1]
-        return (not allowed(rs), -min(x[2] for x in rs), -np.mean([x[3] for x in rs]))
+    allowed, order = ranked(results, OFF)
     print("\nRanked: precision kept on every set (P >= the rule off's - 0.001) and no false group over 5 rows first, "
-          "then the highest lowest recall, then the mean F1. Recall per set: " + ", ".join(off))
-    print("\n| numbers_floor | numbers_least | numbers_share | numbers_against | numbers_sure | allowed | min P | min R | mean F1 | largest false group "
-          "| false groups > 5 | R per set |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for (floor, least, share, against, sure), rs in sorted(results.items(), key=rank):
-        print(f"| {floor} | {least} | {share} | {against} | {sure} | {allowed(rs)} | {min(x[1] for x in rs):.4f} | {min(x[2] for x in rs):.4f} "
-              f"| {np.mean([x[3] for x in rs]):.4f} | {max(x[4] for x in rs)} | {sum(x[5] for x in rs)} "
-              f"| {' '.join(f'{x[2]:.4f}' for x in rs)} |")
-
+          "then the highest lowest recall, then the mean F1. Recall per set: " + ", ".join(x[0] for x in results[OFF]))
+    head = ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure", "allowed", "min P", "min R",
+            "mean F1", "largest false group", "false groups > 5", "R per set")
+    print("\n| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
+    for point, rs in order:
+        cells = [*map(str, point), str(allowed(rs)), f"{min(x[1] for x in rs):.4f}", f"{min(x[2] for x in rs):.4f}",
+                 f"{np.mean([x[3] for x in rs]):.4f}", str(max(x[4] for x in rs)), str(sum(x[5] for x in rs)),
+                 " ".join(f"{x[2]:.4f}" for x in rs)]
+        print("| " + " | ".join(cells) + " |")
 
 if __name__ == "__main__":
     main()
