@@ -30,6 +30,10 @@ PINNED_SKETCHES = "4df9d94005cfa1592dae76789c3595f83bf98aff468cc0a96e851daf10392
 # issue 22's rule distinct, when turned on, appends 17 words (the distinctive features' count and
 # 32 MinHash values): the 37 words above are unchanged, the whole sketches are these
 PINNED_WITH_DISTINCT = "ea2cb3ea4ad8921f016aff132b61357bf81e0809e3ae502d8569455536ac878c"
+# issue 22's rule numbers (on by default) appends 9 words (the number tokens' count and 16 hashes), after
+# rule distinct's when that is on: the words before them are unchanged
+NUMBER_WORDS = 9
+PINNED_NUMBERS = "ad9f91fdf25bec4716f64460a4d7655b3f84c04b08131bf5c9e2c64f4a697304"  # their sha256 (issue 22, s34)
 
 
 def test_demo_sketches_are_the_ones_the_per_row_code_made():
@@ -37,15 +41,18 @@ def test_demo_sketches_are_the_ones_the_per_row_code_made():
     rows = [(str(r["id"]), r) for r in generate_petitions(2000, seed=42).rows]
     keys, feats, _ = featurize_rows(recipe.featurizer, rows)
     sketches = np.ascontiguousarray(recipe.sketch(feats))
-    assert sketches.shape == (1998, 37)  # rule distinct off (the default): no words of its own
-    assert hashlib.sha256(sketches.tobytes()).hexdigest() == PINNED_SKETCHES
+    assert sketches.shape == (1998, 37 + NUMBER_WORDS)  # rule distinct off (the default): no words of its own
+    assert hashlib.sha256(np.ascontiguousarray(sketches[:, :37]).tobytes()).hexdigest() == PINNED_SKETCHES
+    numbers = sketches[:, 37:]
+    assert (numbers[:, 0] > 0).any() and hashlib.sha256(numbers.tobytes()).hexdigest() == PINNED_NUMBERS
     config = yaml.safe_load(DEMO_CONFIG)
     config.setdefault("match", {})["distinct_floor"] = 0.55
     on = Recipe.of(parse_config(config, origin="test"))
     sketches = np.ascontiguousarray(on.sketch(featurize_rows(on.featurizer, rows)[1]))
-    assert sketches.shape == (1998, 54)
+    assert sketches.shape == (1998, 54 + NUMBER_WORDS)
     assert hashlib.sha256(np.ascontiguousarray(sketches[:, :37]).tobytes()).hexdigest() == PINNED_SKETCHES
-    assert hashlib.sha256(sketches.tobytes()).hexdigest() == PINNED_WITH_DISTINCT
+    assert hashlib.sha256(np.ascontiguousarray(sketches[:, :54]).tobytes()).hexdigest() == PINNED_WITH_DISTINCT
+    assert (sketches[:, 54:] == numbers).all()  # the numbers are the rows' own, whatever else is on
 
 
 def test_sign_sums_in_slices_equal_one_product():

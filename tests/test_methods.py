@@ -84,7 +84,7 @@ def _reference_sketch(case, config, recipe, feats) -> np.ndarray:
         common = (c.common_share, c.common_rows, c.common_floor)
         content = ContentModel.learn(feats.content, rows, *common)
         identity = ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *common, salt=IDENTITY_SALT)
-        sigs = m.signature.finish(sigs, feats.content, feats.content_counts, content, identity)
+        sigs = m.signature.finish(sigs, feats.content, feats.content_counts, content, identity, feats.numbers)
     return np.hstack([words, sigs])
 
 
@@ -108,7 +108,10 @@ def _reference_keys(case, config, recipe, sk):
         identity = sum(f.role == "identity" for f in tcfg.fields)
         scheme = recipe.method.scheme
         verifier = TextVerifier(identity, c.threshold, c.identity_threshold, c.short_threshold,
-                                c.short_identity_threshold, c.short_chars)
+                                c.short_identity_threshold, c.short_chars, numbers_floor=c.numbers_floor,
+                                numbers_least=c.numbers_least, numbers_share=c.numbers_share,
+                                numbers_against=c.numbers_against, numbers_sure=c.numbers_sure,
+                                numbers_at=recipe.method.signature.numbers_at)  # rule numbers (issue 22), on
     i, j = scheme.near(sig)
     return (i, j), scheme.names_of(sig), verifier, verifier(sig[i], sig[j])
 

@@ -123,7 +123,8 @@ def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tm
     assert got.sketches.tobytes() == learned.sketch(rows.features).tobytes()
     # and the signature words are TextSignature.finish's over the whole table at once
     f = rows.features
-    words = method.signature.finish(f.signatures, f.content, f.content_counts, method.content_model, method.identity_model)
+    words = method.signature.finish(f.signatures, f.content, f.content_counts, method.content_model, method.identity_model,
+                                    f.numbers)
     assert got.sketches[:, learned.method.words:].tobytes() == words.tobytes()
     sig = got.sketches[:, learned.method.words:]
     values = sig[:, 1 + len(method.signature.identity):method.signature.distinct_at]  # the contents' MinHash values

@@ -36,7 +36,7 @@ import itertools
 
 import numpy as np
 
-from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, score_point
+from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, ranked, score_point
 from bench.quality.tuning22_sweep import load
 from dedup.index.bands import BandScheme, TextVerifier
 from dedup.text.rarity import IDENTITY_SALT, ContentModel
@@ -77,19 +77,12 @@ def main() -> None:
     results: dict[tuple, list] = {}
     for spec in a.sets.split(","):
         sweep_set(spec, results)
-    off = {spec: x for spec, *x in results[(*SIGNS[0], *GRID[0])]}
-
-    def allowed(rs) -> bool:  # precision kept on every set (within 0.001 of the rule off), no false group over 5 rows
-        return all(p >= off[spec][0] - 0.001 and over5 == 0 for spec, p, _, _, _, over5 in rs)
-
-    def rank(kv):
-        rs = kv[1]
-        return (not allowed(rs), -min(x[2] for x in rs), -np.mean([x[3] for x in rs]))
+    allowed, order = ranked(results, (*SIGNS[0], *GRID[0]))
     print("\nRanked: precision kept on every set (P >= the rule off's - 0.001) and no false group over 5 rows first, "
           "then the highest lowest recall, then the mean F1.")
     print("\n| distinct_perms | distinct_weight | distinct_threshold | distinct_floor | distinct_shared | distinct_share | allowed | min P | min R | mean R "
           "| mean F1 | largest false group | false groups > 5 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for (perms, weight, t, floor, shared, most), rs in sorted(results.items(), key=rank):
+    for (perms, weight, t, floor, shared, most), rs in order:
         print(f"| {perms} | {weight} | {t} | {floor} | {shared} | {most} | {allowed(rs)} | {min(x[1] for x in rs):.4f} | {min(x[2] for x in rs):.4f} "
               f"| {np.mean([x[2] for x in rs]):.4f} | {np.mean([x[3] for x in rs]):.4f} | {max(x[4] for x in rs)} "
               f"| {sum(x[5] for x in rs)} |")

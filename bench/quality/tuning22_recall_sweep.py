@@ -72,6 +72,19 @@ def score_point(s: np.ndarray, i: np.ndarray, j: np.ndarray, verifier: TextVerif
     return score(star_labels(len(s), s, i[keep], j[keep], verifier), code)
 
 
+def ranked(results: dict, off: tuple) -> tuple:
+    """(allowed, the points ranked) of a rule's sweep: ``results`` maps each point to its (spec, P, R,
+    F1, largest false group, false groups > 5) per set; allowed: precision kept on every set (within
+    0.001 of point ``off``, the rule off) and no false group over 5 rows. Ranked: allowed first, then
+    the highest lowest recall, then the mean F1."""
+    base = {spec: x for spec, *x in results[off]}
+
+    def allowed(rs) -> bool:
+        return all(p >= base[spec][0] - 0.001 and over5 == 0 for spec, p, _, _, _, over5 in rs)
+    return allowed, sorted(results.items(), key=lambda kv: (not allowed(kv[1]), -min(x[2] for x in kv[1]),
+                                                            -np.mean([x[3] for x in kv[1]])))
+
+
 def sweep_set(spec: str, results: dict) -> None:
     data, identity, content = load(spec)
     rows = sorted(data.rows, key=lambda r: r["id"])

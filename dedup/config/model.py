@@ -43,7 +43,8 @@ KEYS = {
     "groups": {"clustering", "warn_size", "warn_growth"},
     "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
               "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits",
-              "distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share"},
+              "distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share",
+              "numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
@@ -140,6 +141,11 @@ class MatchConfig:
     distinct_floor: float = 0.75  # ... when the contents' estimated Jaccard is at least this (0.75 = threshold: off)
     distinct_shared: int = 4  # ... and they share about this many distinctive features
     distinct_share: float = 0.7  # ... and each row's distinctive features are at most this share of its length
+    numbers_floor: float = 0.45  # long contents under the bars, their numbers alike, when J is at least this (threshold: off)
+    numbers_least: int = 4  # ... both naming at least this many numbers (a digit run with its unit)
+    numbers_share: float = 0.8  # ... and sharing at least this share of the fewer
+    numbers_against: float = 0.5  # long contents under numbers_sure sharing less of their numbers than this: not kept (0: never)
+    numbers_sure: float = 0.9  # ... (the numbers count against a pair only under this J)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

@@ -31,8 +31,14 @@ tuning sets with the floor at 0.55: bench/quality/tuning22_distinct_sweep.py). S
 (``distinct_floor`` 0.75, equal to ``threshold``): which features are distinctive depends on what
 the full run learned, so a full run over more rows can decide otherwise than full + incremental
 (tests/test_incremental_property.py, petitions), and the held-out topic_place lost precision at
-20,000 rows (bench/results/topic-recall-i22.md). Every decision depends on the two
-rows alone, so a full run and any sequence of incremental runs find the same pairs.
+20,000 rows (bench/results/topic-recall-i22.md). Rule ``numbers`` (on): the rows' own numbers
+(dedup.text.numbers, compared exactly by dedup.index.numbers) keep a long pair at J >=
+``numbers_floor`` when both name at least ``numbers_least`` and share at least ``numbers_share``
+of the fewer (a refile of one incident on a shared topic template), and count against a long pair
+under ``numbers_sure`` that shares less than ``numbers_against`` of them (another incident at the
+same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. Every
+decision depends on the two rows alone, so a full run and any sequence of incremental runs find the
+same pairs.
 
 The defaults were chosen on bench/datasets/labelled and the training mix of bench/research/issue14 (deleted; in git history)
 (sweep: bench/quality/sweep_recipe.py) and scored on bench/datasets/heldout, which they were not chosen on.
@@ -48,6 +54,7 @@ import numpy as np
 from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
 from .names import key_names, per_row
+from .numbers import shared_numbers
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
@@ -155,6 +162,36 @@ class TextVerifier:
     distinct_shared: int = 4  # ... sharing about this many distinctive features
     distinct_share: float = 0.7  # ... and each row's distinctive features at most this share of its length
     perms: int = 64  # the contents' MinHash values (the distinctive features' follow them)
+    numbers_floor: float = 0.75  # rule ``numbers``: a long pair whose contents' J is at least this (at threshold: off)
+    numbers_least: int = 4  # ... both rows naming at least this many number tokens
+    numbers_share: float = 0.8  # ... and sharing at least this share of the fewer
+    numbers_against: float = 0.0  # a long pair under ``numbers_sure`` sharing less than this share of its numbers is not kept
+    numbers_sure: float = 1.0  # ... (0.0: the numbers never count against a pair)
+    numbers_at: int = 0  # the signature word where the number tokens start (0: none)
+
+    def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(share, least): the share of the fewer number tokens the two rows have in common, and
+        how many the one with fewer has (0, 0 without number tokens)."""
+        if not self.numbers_at:
+            return np.zeros(len(a)), np.zeros(len(a), np.int64)
+        shared, least = shared_numbers(a[:, self.numbers_at:], b[:, self.numbers_at:])
+        return np.where(least > 0, shared / np.maximum(least, 1), 0.0), least
+
+    def by_numbers(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether rule ``numbers`` keeps each long pair of contents' estimated Jaccard ``j``."""
+        if not self.numbers_at or self.numbers_floor >= self.threshold:
+            return np.zeros(len(a), dtype=bool)
+        share, least = self.numbers_alike(a, b)
+        return (j >= self.numbers_floor) & (least >= self.numbers_least) & (share >= self.numbers_share - 1e-9)
+
+    def numbers_unlike(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether each long pair's numbers count against it: both name at least ``numbers_least``,
+        they share less than ``numbers_against`` of the fewer, and J is under ``numbers_sure``
+        (another incident of one topic at one place: the template alike, the dates and numbers not)."""
+        if not self.numbers_at or not self.numbers_against:
+            return np.zeros(len(a), dtype=bool)
+        share, least = self.numbers_alike(a, b)
+        return (j < self.numbers_sure) & (least >= self.numbers_least) & (share < self.numbers_against - 1e-9)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Estimated Jaccard similarity of the contents (0 when either has none)."""
@@ -168,11 +205,11 @@ class TextVerifier:
         """(D, shared): the distinctive features' estimated Jaccard (0 when either row has none)
         and about how many the two rows share."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
-        at = 1 + self.identity + self.perms // 2
-        if a.shape[1] <= at + 1:
+        at, end = 1 + self.identity + self.perms // 2, self.numbers_at or a.shape[1]
+        if end <= at + 1:
             return np.zeros(len(a)), np.zeros(len(a))
         na, nb = a[:, at].astype(np.float64), b[:, at].astype(np.float64)
-        va, vb = _as_u32(a)[:, 2 * (at + 1):], _as_u32(b)[:, 2 * (at + 1):]
+        va, vb = _as_u32(a)[:, 2 * (at + 1):2 * end], _as_u32(b)[:, 2 * (at + 1):2 * end]
         d = np.where((na > 0) & (nb > 0), np.count_nonzero(va == vb, axis=1) / va.shape[1], 0.0)
         return d, d / (1 + d) * (na + nb)
 
@@ -188,7 +225,7 @@ class TextVerifier:
         how alike its own details are. A row of its own words (a small table, where nothing is
         common yet) is judged on the whole-text bars alone."""
         at = 1 + self.identity + self.perms // 2
-        if sig.shape[1] <= at:
+        if (self.numbers_at or sig.shape[1]) <= at:
             return np.zeros(len(sig), dtype=bool)
         return sig[:, at].astype(np.float64) <= self.distinct_share * sig[:, 0].astype(np.float64)
 
@@ -212,7 +249,9 @@ class TextVerifier:
              "content_identity": ("content with an identity field equal", "identity_threshold"),
              "short": ("short text", "short_threshold"),
              "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
-             "distinct": ("content with its distinctive details alike", "distinct_threshold")}
+             "distinct": ("content with its distinctive details alike", "distinct_threshold"),
+             "numbers": ("content with its numbers alike", "numbers_floor"),
+             "numbers_against": ("content with its numbers unlike", "numbers_against")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
         """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
@@ -222,15 +261,20 @@ class TextVerifier:
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         details = self.by_details(a, b, j) & ~short
+        numbers = self.by_numbers(a, b, j) & ~short
+        unlike = (self.numbers_unlike(a, b, j) & ~short).tolist()
         out = []
-        for x, s, sh, dt in zip(j.tolist(), same.tolist(), short.tolist(), details.tolist()):
+        for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
+                                                   numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
-            if x >= getattr(self, self.RULES[plain][1]):
+            if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt):
+                out.append("numbers_against")  # the bar it reached, overruled
+            elif x >= getattr(self, self.RULES[plain][1]):
                 out.append(plain)
             elif s and x >= getattr(self, self.RULES[with_id][1]):
                 out.append(with_id)
             else:
-                out.append("distinct" if dt else with_id if s else plain)
+                out.append("distinct" if dt else "numbers" if nu else with_id if s else plain)
         return out
 
     def compact(self, sig: np.ndarray) -> np.ndarray | None:
@@ -283,7 +327,8 @@ class TextVerifier:
         j = self.scores(a, b)
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
-        long_ok = (j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
+        long_ok = ((j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
+                   | self.by_numbers(a, b, j)) & ~self.numbers_unlike(a, b, j)
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 

@@ -43,6 +43,7 @@ class HashedFeatures:
     # the words before the MinHash values, which the recipe makes once it knows what the table shares
     content: np.ndarray | None = None  # uint64, row r owns the next ``content_counts[r]``
     content_counts: np.ndarray | None = None
+    numbers: np.ndarray | None = None  # (rows, words) uint64: a text signature's number tokens (dedup.text.numbers)
 
     @classmethod
     def of(cls, rows: Sequence[Mapping[str, float]], fields: Sequence[Sequence[int]] | None = None,
@@ -75,8 +76,9 @@ class HashedFeatures:
         sigs = None if any(p.signatures is None for p in parts) else np.concatenate([p.signatures for p in parts])
         content = [None, None] if any(p.content is None for p in parts) else \
             [np.concatenate([getattr(p, a) for p in parts]) for a in ("content", "content_counts")]
+        numbers = None if any(p.numbers is None for p in parts) else np.concatenate([p.numbers for p in parts])
         return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),  # type: ignore[call-arg]
-                   field, sigs, *content)
+                   field, sigs, *content, numbers)
 
     def rows(self, keep: np.ndarray) -> "HashedFeatures":
         """The features of the rows where ``keep`` (bool, one per row) is true."""
@@ -85,7 +87,8 @@ class HashedFeatures:
                               None if self.field is None else self.field[per],
                               None if self.signatures is None else self.signatures[keep],
                               None if self.content is None else self.content[np.repeat(keep, self.content_counts)],
-                              None if self.content is None else self.content_counts[keep])
+                              None if self.content is None else self.content_counts[keep],
+                              None if self.numbers is None else self.numbers[keep])
 
 
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:

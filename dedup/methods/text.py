@@ -16,6 +16,7 @@ from ..index.bands import BandScheme, TextVerifier
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
 from ..text.rarity import IDENTITY_SALT, ContentModel
+from ..text.numbers import KEEP as NUMBERS_KEPT
 from ..text.signature import DISTINCT_PERMS, TextSignature
 from .base import Rule
 from .keyed import KeyedMethod
@@ -42,11 +43,15 @@ class TextMinHash(KeyedMethod):
         identity = tuple(f.name for f in tcfg.fields if f.role == "identity")
         # the distinctive sketch only when rule distinct is on: off, the signature is the recipe's before it
         distinct = DISTINCT_PERMS if m.distinct_floor < m.threshold else 0
-        signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct)
+        numbers = NUMBERS_KEPT if m.numbers_floor < m.threshold else 0  # rule numbers: their words only when on
+        signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers)
         scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
-                                m.distinct_shared, m.distinct_share, signature.perms)
+                                m.distinct_shared, m.distinct_share, signature.perms, numbers_floor=m.numbers_floor,
+                                numbers_least=m.numbers_least, numbers_share=m.numbers_share,
+                                numbers_against=m.numbers_against, numbers_sure=m.numbers_sure,
+                                numbers_at=signature.numbers_at if numbers else 0)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor))
 
@@ -62,7 +67,8 @@ class TextMinHash(KeyedMethod):
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
                          "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
-                                                      "short_identity_threshold", *self._distinct_keys())},
+                                                      "short_identity_threshold", *self._distinct_keys(),
+                                                      *self._numbers_keys())},
                 "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
 
     def _distinct_keys(self) -> tuple[str, ...]:
@@ -70,11 +76,16 @@ class TextMinHash(KeyedMethod):
         return ("distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share") \
             if self.signature.distinct_perms else ()
 
+    def _numbers_keys(self) -> tuple[str, ...]:
+        """Rule numbers' settings in the stamp, only when it is on (off: the stamp before it)."""
+        return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure") \
+            if self.signature.numbers else ()
+
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
         if feats.content is None:
             return feats.signatures
         return self.signature.finish(feats.signatures, feats.content, feats.content_counts, self.content_model,
-                                     self.identity_model)
+                                     self.identity_model, feats.numbers)
 
     def learn_content(self, feats: HashedFeatures) -> TextMinHash:
         """This method with the content features and identity values a full run's rows share."""
@@ -111,11 +122,14 @@ class TextMinHash(KeyedMethod):
         v, out = self.verifier, []
         sa, sb = self.signatures(a), self.signatures(b)
         details, shared = v.distinct_scores(sa, sb)
+        alike, least = v.numbers_alike(sa, sb)
         for n, rule in enumerate(v.rules(sa, sb)):
             words, knob = TextVerifier.RULES[rule]
             out.append({"rule": rule, "name": words, "threshold": float(getattr(v, knob)), "knob": f"match.{knob}"})
             if rule == "distinct":  # the second measure: what its threshold is compared with
                 out[-1].update(details=round(float(details[n]), 4), shared=int(round(float(shared[n]))))
+            if rule in ("numbers", "numbers_against"):  # the share of the numbers in common, how many the fewer are
+                out[-1].update(numbers=round(float(alike[n]), 4), least=int(least[n]))
         return out
 
     def accepting_rules(self, a: np.ndarray, b: np.ndarray, scores: np.ndarray) -> list[Rule]:
@@ -130,10 +144,13 @@ class TextMinHash(KeyedMethod):
         same = v.same_person(sa, sb)
         short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
         details = v.by_details(sa, sb, s) & ~short
+        numbers = v.by_numbers(sa, sb, s) & ~short
+        unlike = v.numbers_unlike(sa, sb, s) & ~short  # the numbers overrule the bars
         for n in range(len(a)):
             alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
                 if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
             rule = alone if s[n] >= alone[1] else with_identity if same[n] and s[n] >= with_identity[1] \
-                else ("distinct", v.distinct_threshold) if details[n] else None
-            out.append((rule[0], float(rule[1])) if rule and s[n] > 0 else (None, None))
+                else ("distinct", v.distinct_threshold) if details[n] else ("numbers", v.numbers_floor) if numbers[n] \
+                else None
+            out.append((rule[0], float(rule[1])) if rule and s[n] > 0 and not unlike[n] else (None, None))
         return out

@@ -61,6 +61,8 @@ def _bar(view: dict) -> str:
     named = f": {rule['name']}, {rule['knob']}" if rule.get("knob") else ""
     if "details" in rule:  # rule distinct: its own score, not the similarity shown before
         named += f"; distinctive details {rule['details']:.3f}, about {rule['shared']} shared"
+    if "numbers" in rule:  # rule numbers (or the numbers against a pair): the share of its numbers in common
+        named += f"; numbers {rule['numbers']:.3f} of {rule['least']} in common"
     return f" (threshold {view['threshold']}{named})"
 
 

@@ -58,6 +58,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     feats = hashed_batch(featurizer, found)
     if hasattr(featurizer.signature, "parts"):  # a text signature: weighed once the run knows what rows share
         feats.signatures, feats.content, feats.content_counts = featurizer.signature.parts(kept)
+        feats.numbers = featurizer.signature.numbers_of(kept)
     elif featurizer.signature is not None:
         feats.signatures = featurizer.signature.of_rows(kept)
     return keys, feats, skipped

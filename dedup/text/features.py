@@ -106,6 +106,7 @@ class Featurizer:
                                   np.fromiter((e[1] for e in entries), np.int16, len(entries)) if self.by_field else None)
         if hasattr(self.signature, "parts"):  # as dedup.runs.parallel.featurize_rows
             out.signatures, out.content, out.content_counts = self.signature.parts(rows)
+            out.numbers = self.signature.numbers_of(rows)
         elif self.signature is not None:
             out.signatures = self.signature.of_rows(rows)
         return out

@@ -15,7 +15,10 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
   neighbours' rewordings of one incident share its place and numbers though their whole texts
   are under the bar, while two complaints on one topic at other places share only the common
   template, which this measure leaves out. A sketch, not the features: the store keeps only
-  signatures, so the second measure is estimated like the first, in full and incremental runs alike.
+  signatures, so the second measure is estimated like the first, in full and incremental runs alike;
+- only when rule numbers is on (``numbers`` > 0), one word: how many distinct number tokens the
+  content has (a digit run with its unit: dedup.text.numbers), then the smallest ``numbers`` of
+  their 32-bit hashes, two a word: the row's own numbers, stored whole, not learned from the table.
 
 The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
 are its short fields. Computed for a whole batch in the worker that featurises it.
@@ -33,6 +36,7 @@ from ..index.minhash import minhash, weighted_minhash
 from . import shingles
 from .content import CONTENT_VERSION, content_features
 from .normalize import value_to_text
+from .numbers import NUMBERS_VERSION, number_words
 
 SEED = 1  # the MinHash permutations' seed (part of the version stamp)
 DISTINCT_SEED = 2  # the distinctive features' permutations
@@ -49,9 +53,15 @@ class TextSignature:
     digits: str = "keep"  # digit runs inside the n-grams as written (keep) or folded to one 0 (fold)
     distinct_perms: int = 0  # MinHash values of the distinctive features (even; 0, rule distinct off as shipped: no such words)
     distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
+    numbers: int = 0  # number tokens kept a row (even; 0: rule numbers off, no such words)
 
     @property
     def words(self) -> int:
+        return self.numbers_at + (1 + self.numbers // 2 if self.numbers else 0)
+
+    @property
+    def numbers_at(self) -> int:
+        """The word holding the number of number tokens (their hashes follow)."""
         return self.distinct_at + (1 + self.distinct_perms // 2 if self.distinct_perms else 0)
 
     @property
@@ -62,7 +72,14 @@ class TextSignature:
     def of_rows(self, rows: Sequence[Mapping[str, object]], model=None, identity=None) -> np.ndarray:
         """(len(rows), words) uint64 signatures, the content features weighed by ``model``
         (dedup.text.rarity.ContentModel; None: all weigh 1), ``identity`` as for ``finish``."""
-        return self.finish(*self.parts(rows), model, identity)
+        return self.finish(*self.parts(rows), model, identity, self.numbers_of(rows))
+
+    def numbers_of(self, rows: Sequence[Mapping[str, object]]) -> np.ndarray | None:
+        """(rows, 1 + numbers / 2) uint64: each row's number tokens (dedup.text.numbers), None when off."""
+        if not self.numbers:
+            return None
+        return number_words([[t for t in (value_to_text(r.get(c)) for c in self.content) if t] for r in rows],
+                            self.numbers)
 
     def parts(self, rows: Sequence[Mapping[str, object]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(head, hashes, counts): the signature words before the MinHash values (rows, 1 +
@@ -99,9 +116,11 @@ class TextSignature:
         head[:, 1:] = np.asarray(identity, np.uint64).reshape(len(rows), len(self.identity))
         return head, hashes, counts
 
-    def finish(self, head: np.ndarray, hashes: np.ndarray, counts: np.ndarray, model=None, identity=None) -> np.ndarray:
+    def finish(self, head: np.ndarray, hashes: np.ndarray, counts: np.ndarray, model=None, identity=None,
+               numbers: np.ndarray | None = None) -> np.ndarray:
         """(rows, words) signatures: ``head`` and the weighted MinHash of each row's features;
-        ``identity`` (a ContentModel of identity values): the common values left out (as 0)."""
+        ``identity`` (a ContentModel of identity values): the common values left out (as 0);
+        ``numbers``: the rows' ``numbers_of`` (None: no number tokens)."""
         weights = model.weights(hashes) if model is not None else None
         out = np.empty((len(head), self.words), np.uint64)
         out[:, :1 + len(self.identity)] = head
@@ -116,6 +135,8 @@ class TextSignature:
             self._distinct(out, hashes[keep], np.bincount(row[keep], minlength=len(counts)))
         else:  # every feature weighs 1, or rule distinct is off (nothing to fill)
             self._distinct(out, hashes, counts)
+        if self.numbers:
+            out[:, self.numbers_at:] = numbers if numbers is not None else 0
         return out
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
@@ -124,7 +145,7 @@ class TextSignature:
             return
         out[:, self.distinct_at] = counts
         values = minhash(hashes, counts, self.distinct_perms, DISTINCT_SEED)
-        out[:, self.distinct_at + 1:] = np.ascontiguousarray(values).view(np.uint64)
+        out[:, self.distinct_at + 1:self.numbers_at] = np.ascontiguousarray(values).view(np.uint64)
 
     def of_features(self, lengths, identity, *feats: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         """(rows, words) uint64 signatures from synthetic parts: the cleaned content lengths, the
@@ -138,6 +159,7 @@ class TextSignature:
             np.minimum(values, minhash(*more, self.perms, SEED), out=values)
         out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
         self._distinct(out, *feats[0])  # every feature weighs 1: all are distinctive (the first set's)
+        out[:, self.numbers_at:] = 0  # no number tokens
         return out
 
     def version(self) -> dict:
@@ -146,6 +168,8 @@ class TextSignature:
                "shingles": shingles.SHINGLES_VERSION, "features": CONTENT_VERSION, "digits": self.digits}
         if self.distinct_perms:  # off: the stamp of the signature before rule distinct (no needless `dedup full`)
             out.update(distinct_perms=self.distinct_perms, distinct_seed=DISTINCT_SEED, distinct_weight=self.distinct_weight)
+        if self.numbers:  # off: the stamp before rule numbers
+            out.update(numbers=self.numbers, numbers_version=NUMBERS_VERSION)
         return out
 
 
