@@ -50,6 +50,32 @@ def test_the_screen_drops_only_pairs_the_verifier_rejects(seed, floor, perms):
     assert np.array_equal(screened(v, v.screen, small, sig, i, j), keep)
 
 
+def _with_numbers(sig: np.ndarray, seed: int) -> np.ndarray:
+    """``sig`` with number words appended (dedup.text.numbers' layout: a count, then 16 sorted
+    uint32 hashes two a word): each row names 4-6 tokens drawn from a pool of 8, so rows share all,
+    some or few of their numbers."""
+    rng = np.random.default_rng(seed)
+    words = np.zeros((len(sig), 9), np.uint64)
+    for r in range(len(sig)):
+        tokens = np.sort(rng.choice(np.arange(1, 9, dtype=np.uint32), rng.integers(4, 7), replace=False))
+        words[r, 0] = len(tokens)
+        words[r, 1:] = np.pad(tokens, (0, 16 - len(tokens))).view(np.uint64)
+    return np.hstack([sig, words])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([64, 40]))
+def test_the_screen_keeps_what_rule_numbers_accepts_under_the_bars(seed, perms):
+    sig = _with_numbers(_signatures(seed, 60, perms), seed)
+    v = TextVerifier(IDENTITY, perms=perms, numbers_floor=0.45, numbers_against=0.5, numbers_sure=0.9,
+                     numbers_at=1 + IDENTITY + perms // 2)
+    i, j = np.triu_indices(len(sig), 1)
+    keep = v(sig[i], sig[j])
+    small = v.compact(sig)
+    assert not (keep & ~v.screen(small[i], small[j])).any()
+    assert np.array_equal(screened(v, v.screen, small, sig, i, j), keep)
+
+
 def test_a_short_bar_a_capped_length_cannot_tell_has_no_screen():
     assert TextVerifier(IDENTITY, short_chars=70_000).compact(_signatures(1, 4)) is None
 

@@ -300,7 +300,8 @@ class TextVerifier:
         drops is a pair ``__call__`` rejects. Equal values have equal low bits, so the count of
         equal 4-bit codes is at least the count of equal values that J is made of, and equal
         identity words have equal fields; a pair whose count is under the lowest bar it could
-        pass on (its lengths and identity fields say which bars apply) passes on none. Issue 26:
+        pass on (its lengths and identity fields say which bars apply; rules ``distinct`` and
+        ``numbers`` lower a long pair's) passes on none. Issue 26:
         of a template-rich table's millions of candidates, nearly all stop here."""
         head = (1 + self.identity + 3) // 4
 
@@ -316,7 +317,7 @@ class TextVerifier:
         zero = ~(((x & low3) + low3) | x) & _U(0x8888888888888888)  # the top bit of each zero nibble (no carries)
         equal = np.bitwise_count(zero).sum(axis=1, dtype=np.int64) - (-self.perms % 16)
         la, lb = field(a, 0), field(b, 0)
-        floor = min(self.threshold, self.distinct_floor)
+        floor = min(self.threshold, self.distinct_floor, self.numbers_floor if self.numbers_at else self.threshold)
         bar = np.where(np.minimum(la, lb) < self.short_chars,
                        np.where(same, min(self.short_identity_threshold, self.short_threshold), self.short_threshold),
                        np.where(same, min(self.identity_threshold, floor), floor))
