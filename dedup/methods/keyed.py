@@ -123,7 +123,7 @@ class KeyedMethod(Method):
         ukeys = self.scheme.keys(self.signatures(uniq))
         own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(ukeys, taken))
         per_row = counts[of_row]
-        row_of = np.repeat(np.arange(len(keys)), per_row)
+        row_of = np.repeat(np.arange(len(keys), dtype=np.int32 if len(keys) < 1 << 31 else np.int64), per_row)
         at = np.repeat((np.cumsum(counts) - counts)[of_row] - (np.cumsum(per_row) - per_row), per_row) \
             + np.arange(len(row_of))  # each entry's place in ``own``
         copy = ~first[row_of]

@@ -28,9 +28,9 @@ SLICE = 1 << 16  # entries made into Python objects at a time
 @dataclass
 class PackedEntries:
     """Entry i files row ``row_at[i]`` (its key ``keys[row_at[i]]``, its fingerprint
-    ``fingerprints[row_at[i]]``) under the name ``names[name_at[i]]`` (UTF-8 bytes). Made, the
-    names are kept once each, sorted, and the positions as the smallest ints that hold them;
-    ``keys`` and ``fingerprints`` are the snapshot's own, not copies."""
+    ``fingerprints[row_at[i]]``) under the name ``names[name_at[i]]`` (UTF-8 bytes; a name may be
+    there more than once). Positions are kept as the smallest ints that hold them; ``keys`` and
+    ``fingerprints`` are the snapshot's own, not copies."""
 
     names: np.ndarray  # numpy bytes (S)
     name_at: np.ndarray  # int, one an entry
@@ -44,8 +44,7 @@ class PackedEntries:
                 len(self.row_at) and (self.row_at.max() >= len(self.keys) or self.name_at.max() >= len(self.names))):
             raise StoreError(f"block entries: {len(self.name_at)} names and {len(self.row_at)} rows of "
                              f"{len(self.keys)} keys and {len(self.fingerprints)} fingerprints; nothing was written")
-        self.names, rank = np.unique(self.names, return_inverse=True)
-        self.name_at = rank.reshape(-1)[self.name_at].astype(_index(len(self.names)))
+        self.name_at = self.name_at.astype(_index(len(self.names)), copy=False)
         self.row_at = self.row_at.astype(_index(len(self.keys)), copy=False)
 
     @classmethod
@@ -84,14 +83,30 @@ class PackedEntries:
             yield name, [(k, f) for _, k, f in members]
 
     def _order(self, by_key: bool) -> np.ndarray:
-        """The entries' positions sorted by (name, key rank or position): names by their place
-        (sorted as bytes: the order of str for UTF-8), keys ranked once each as str."""
+        """The entries' positions sorted by (name, key rank or position): names by their rank
+        (as bytes: the order of str for UTF-8), keys ranked once each as str."""
         if not len(self):
             return np.empty(0, np.int64)
         then = _ranks(self.keys) if by_key else np.arange(len(self.keys))
-        code = self.name_at.astype(np.int64) * len(self.keys)
+        code = _name_ranks(self.names)[self.name_at].astype(np.int64) * len(self.keys)
         code += then[self.row_at]
         return np.argsort(code, kind="stable")
+
+
+def _name_ranks(names: np.ndarray) -> np.ndarray:
+    """Each name's place among the distinct names sorted (equal names, equal ranks). np.unique's
+    inverse held four times the names' bytes (270 MB for 3.2 million names), this about 1.4 times."""
+    if not len(names):
+        return np.empty(0, np.int64)
+    perm = np.argsort(names, kind="stable")
+    ordered = names[perm]
+    new = np.empty(len(names), dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    rank = np.empty(len(names), dtype=_index(len(names)))
+    rank[perm] = np.cumsum(new, dtype=rank.dtype) - 1
+    return rank
 
 
 def _index(n: int) -> type:
