@@ -58,10 +58,12 @@ class PackedEntries:
         return len(self.name_at)
 
     def entries(self, at: np.ndarray) -> BlockEntries:
-        """The entries at positions ``at``, as BlockEntries."""
+        """The entries at positions ``at``, as BlockEntries; entries of one name share its str
+        (the copies of a mass petition: one name object, not one each)."""
         rows = self.row_at[at]
-        return BlockEntries([b.decode("utf-8") for b in self.names[self.name_at[at]].tolist()],
-                            picked(self.keys, rows), self.fingerprints[rows])
+        used, which = np.unique(self.name_at[at], return_inverse=True)
+        names = [b.decode("utf-8") for b in self.names[used].tolist()]
+        return BlockEntries(picked(names, which.reshape(-1)), picked(self.keys, rows), self.fingerprints[rows])
 
     def whole(self) -> BlockEntries:
         return self.entries(np.arange(len(self)))
