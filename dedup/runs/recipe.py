@@ -218,8 +218,10 @@ class Recipe:
         sk = self.matrix(sketches)
         fps = sk[:, 0] if len(keys) else np.empty(0, np.uint64)
         if self.anchored and len(keys):
-            return PackedEntries(*self.method.anchored_entries(keys, sk, taken, copies, distinct), keys, fps)
-        names, counts = [], []
+            pool, name_at, row_at = self.method.anchored_entries(keys, sk, taken, copies, distinct)
+            return PackedEntries(pool, name_at, row_at, keys, fps)
+        names: list[np.ndarray] = []
+        counts: list[int] = []
         for lo in range(0, len(keys), NAMES_ROWS):
             part = self.block_names(sk[lo:lo + NAMES_ROWS])
             counts.extend(len(n) for n in part)

@@ -106,7 +106,7 @@ def _name_ranks(names: np.ndarray) -> np.ndarray:
     new[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
     del ordered
-    rank = np.empty(len(names), dtype=_index(len(names)))
+    rank: np.ndarray = np.empty(len(names), dtype=_index(len(names)))
     rank[perm] = np.cumsum(new, dtype=rank.dtype) - 1
     return rank
 
