@@ -1,7 +1,9 @@
 """Block names made by numpy (dedup.index.names) are the f-strings they replace, name for name."""
 
 import numpy as np
+import pytest
 
+import dedup.index.names as names_module
 from dedup.index.names import as_str, key_names, per_row, suffixed
 
 
@@ -10,7 +12,9 @@ def _expected(keys, labels, marks):
             for row, mrow in zip(keys.tolist(), marks.tolist())]
 
 
-def test_names_match_the_formatted_names_for_any_keys_labels_and_marks():
+@pytest.mark.parametrize("name_rows", [1 << 14, 7])  # made in one range, and in ranges of 7 rows
+def test_names_match_the_formatted_names_for_any_keys_labels_and_marks(name_rows, monkeypatch):
+    monkeypatch.setattr(names_module, "NAME_ROWS", name_rows)
     rng = np.random.default_rng(7)
     labels = [f"b{i}:" for i in range(12)] + ["i0:", "i1:", "r15:"]  # labels of 3 and 4 characters
     keys = rng.integers(0, 2**64, size=(500, len(labels)), dtype=np.uint64)

@@ -23,6 +23,8 @@ from pymongo.errors import DuplicateKeyError, OperationFailure
 import dedup.store.mongo as mongo_module
 import dedup.store.mongo_blocks as mongo_blocks
 import dedup.store.mongo_docs as mongo_docs
+import dedup.store.entries as store_entries
+from dedup.store.entries import packed
 from dedup.index.blocks import BlockLayout
 from dedup.errors import ConfigError, StoreError
 from dedup.store.model import to_signed
@@ -201,6 +203,25 @@ def test_a_hot_block_spans_continuation_documents(opener):
     check_buckets(store.db, 3)
     assert sorted(k for _, k in store.block_entries("petitions", [name])[name]) == sorted(
         set(old) - {"0", "1", "2", "4"})
+    store.close()
+
+
+def test_packed_entries_written_a_slice_at_a_time_fill_the_documents_whole_entries_fill(opener, monkeypatch):
+    """A full run's entries come packed (dedup.store.entries) and are made into documents a few at
+    a time: each block still holds its entries in the order given, in the same buckets."""
+    monkeypatch.setattr(store_entries, "SLICE", 3)  # a hot block's entries span several slices
+    store = opener(bucket_size=3)
+    keys = [str(i) for i in range(20, 0, -2)] + ["7", "x"]  # not in str order
+    fps = [5] * 7 + [6, TOP, 1 << 63, 5, 6]
+    whole = block_entries(LAYOUT, keys, fps)
+    snap = full_snapshot(store.start_run(RunRecord("petitions", "full", dt.datetime(2026, 1, 1))), keys, fps)
+    snap.blocks = packed(whole)
+    store.replace_table(snap)
+    want = sorted((name, seq, [k for k, _ in members[seq * 3:seq * 3 + 3]])
+                  for name, members in whole.by_name().items() for seq in range(math.ceil(len(members) / 3)))
+    got = sorted((d["blockName"], d["seq"], [e["textname"] for e in d["info"]]) for d in store.db[BLOCKS].find())
+    assert got == want and len(want) > len(whole.by_name()) + 3
+    check_buckets(store.db, 3)
     store.close()
 
 

@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 import dedup.runs.store_writer as store_writer
+import dedup.store.entries as store_entries
 from dedup.demo.generator import generate_petitions, write_sample_db
 from dedup.errors import StoreError
 from dedup.runs.full import run_full
@@ -63,7 +64,8 @@ def beside(monkeypatch):
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres", "mariadb"])
-def test_the_child_writes_what_one_process_writes(request, source, tmp_path, backend, beside):
+def test_the_child_writes_what_one_process_writes(request, source, tmp_path, backend, beside, monkeypatch):
+    """And block entries written 97 at a time (dedup.store.entries) store what one slice stores."""
     urls = {"sqlite": lambda n: f"sqlite:///{tmp_path / n}"}
     if backend != "sqlite":
         url = request.getfixturevalue(f"{backend}_url")
@@ -73,6 +75,7 @@ def test_the_child_writes_what_one_process_writes(request, source, tmp_path, bac
         urls = {"one": urls["sqlite"]("one.db"), "two": urls["sqlite"]("two.db")}
     one = run_full(config(source, urls["one"], workers=1))
     assert not beside
+    monkeypatch.setattr(store_entries, "SLICE", 97)
     two = run_full(config(source, urls["two"], workers=2))
     assert len(beside) == 1 and list(beside[0].seconds.values())[0] > 0
     assert "store (child process: block names and write)" in two.stages

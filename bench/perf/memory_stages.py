@@ -2,7 +2,7 @@
 petitions (SQLite source and store, the demo config) in a process of its own, which samples its own
 RSS and its children's (the workers, the store writer) every 0.02 s and charges each sample to the
 stage running (dedup.runs.clock.StageClock); prints the largest RSS of the run's process per stage,
-its children's largest, and the peaks getrusage saw.
+its children's largest, the peaks getrusage saw and the CPU seconds of the run's processes.
 
     python -m bench.perf.memory_stages --rows 200000 --workers 1 --baseline-code /path/to/main
     python -m bench.perf.memory_stages --rows 200000 --baseline-code /path/to/main --baseline-only
@@ -79,7 +79,9 @@ mb = 1 << 20
 print(json.dumps({"rows": r.rows_read, "groups": len(r.groups), "stages": r.stages,
                   "parent_mb": {k: v / mb for k, v in peaks.items()}, "children_mb": {k: v / mb for k, v in kids.items()},
                   "self_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "children_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+                  "children_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+                  "cpu_s": sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage,
+                                                                      (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))}))
 """
 
 
@@ -96,7 +98,8 @@ def show(run: dict) -> str:
     peak = max(run["self_peak_mb"], run["children_peak_mb"])
     stages = ", ".join(f"{k} {v:,.0f}" + (f" (children {run['children_mb'][k]:,.0f})" if run["children_mb"].get(k) else "")
                        for k, v in run["parent_mb"].items())
-    return (f"{n:,} rows, {run['workers']} workers, {run['code']}: {run['seconds']:.0f} s, groups {run['groups']:,}, "
+    return (f"{n:,} rows, {run['workers']} workers, {run['code']}: {run['seconds']:.0f} s "
+            f"({run.get('cpu_s', 0):.0f} CPU s, the run's processes together), groups {run['groups']:,}, "
             f"peak {peak:,.0f} MB ({peak * 1024 / n:.2f} KB/row; run's process {run['self_peak_mb']:,.0f}, "
             f"largest child {run['children_peak_mb']:,.0f})\n    RSS MB by stage: {stages}")
 

@@ -14,20 +14,33 @@ import numpy as np
 
 HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 STR_CHUNK = 1 << 16
+NAME_ROWS = 1 << 14  # rows key_names works on at a time
 
 
 def key_names(keys: np.ndarray, labels: list[str], suffixed: np.ndarray | None = None,
               suffix: str = "+") -> tuple[np.ndarray, np.ndarray]:
     """The names of the non-zero ``keys`` ((rows, m) uint64) in row-major order, as numpy bytes
     (ASCII), and each row's count of them. ``labels[c]`` prefixes column c's keys; where
-    ``suffixed`` ((rows, m) bool) is set the name ends in ``suffix`` (one ASCII character)."""
+    ``suffixed`` ((rows, m) bool) is set the name ends in ``suffix`` (one ASCII character). Made
+    NAME_ROWS rows at a time into the one output: the working arrays of all rows at once (digits,
+    positions) held three times the names' own bytes."""
     keys = np.asarray(keys, dtype=np.uint64)
     keys = keys if keys.ndim == 2 else keys.reshape(len(keys), -1)
-    rows, cols = np.nonzero(keys)
     coded = [label.encode("ascii") for label in labels]
-    lab_len = np.array([len(c) for c in coded] or [0], dtype=np.int64)
-    width = int(lab_len.max()) + 16 + len(suffix)
-    out = np.zeros((len(rows), width), dtype=np.uint8)
+    width = max([len(c) for c in coded] or [0]) + 16 + len(suffix)
+    counts = np.count_nonzero(keys, axis=1)
+    out = np.zeros((int(counts.sum()), width), dtype=np.uint8)
+    at = 0
+    for lo in range(0, len(keys), NAME_ROWS):
+        part = _named(out[at:], keys[lo:lo + NAME_ROWS], coded,
+                      None if suffixed is None else suffixed[lo:lo + NAME_ROWS], suffix)
+        at += part
+    return out.view(f"S{width}").reshape(-1), counts  # trailing zeros end a name
+
+
+def _named(out: np.ndarray, keys: np.ndarray, coded: list[bytes], suffixed: np.ndarray | None, suffix: str) -> int:
+    """key_names for some rows, written at the start of ``out``; how many names."""
+    rows, cols = np.nonzero(keys)
     be = keys[rows, cols].astype(">u8").view(np.uint8).reshape(-1, 8)  # the key's bytes, high first
     digits = np.empty((len(rows), 16), dtype=np.uint8)
     digits[:, 0::2], digits[:, 1::2] = HEX[be >> 4], HEX[be & 15]
@@ -38,7 +51,7 @@ def key_names(keys: np.ndarray, labels: list[str], suffixed: np.ndarray | None =
         out[at, :n] = np.frombuffer(label, dtype=np.uint8)
         out[at, n:n + 16] = digits[at]
         out[at[marks[at]], n + 16] = ord(suffix)
-    return out.view(f"S{width}").reshape(-1), np.bincount(rows, minlength=len(keys))  # trailing zeros end a name
+    return len(rows)
 
 
 def as_str(names: np.ndarray) -> list[str]:

@@ -17,7 +17,7 @@ from ..index.blocks import BITS
 from ..index.fingerprint import HashedFeatures
 from ..index.keys import picked
 from ..index.minhash import key_pairs
-from ..index.names import as_str, suffixed
+from ..index.names import suffixed
 from ..index.pairs import distinct_rows, screened
 from ..text.features import Featurizer
 from ..text.segment import Segmenter
@@ -109,32 +109,35 @@ class KeyedMethod(Method):
     def describe(self) -> str:
         return self.scheme.describe()
 
+    def every_entry(self, keys: list[str], sk: np.ndarray) -> tuple[list[str], list[str], np.ndarray]:
+        """(names, keys, fingerprints) of every entry the rows may have been filed under (to remove
+        them): each key's name and its ANCHORLESS name."""
+        names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.block_names(sk)]
+        counts = [len(n) for n in names]
+        return [n for row in names for n in row], picked(keys, np.repeat(np.arange(len(keys)), counts)), \
+            np.repeat(sk[:, 0], counts)
+
     def anchored_entries(self, keys: list[str], sk: np.ndarray, taken: dict[str, int] | None = None,
-                         copies: Collection[str] = frozenset(), every_name: bool = False, distinct=None
-                         ) -> tuple[list[str], list[str], np.ndarray]:
-        """(names, keys, fingerprints) of the rows' block entries: a key's anchors under its block
-        name, after the ``taken`` ones a block already has, the other rows and the ``copies`` of
-        stored rows under the ANCHORLESS name; with ``every_name`` every name a row may have been
-        filed under (to remove it)."""
-        if every_name:
-            names = [[*row, *(n + ANCHORLESS for n in row)] for row in self.block_names(sk)]
-            counts = [len(n) for n in names]
-            return [n for row in names for n in row], picked(keys, np.repeat(np.arange(len(keys)), counts)), \
-                np.repeat(sk[:, 0], counts)
+                         copies: Collection[str] = frozenset(), distinct=None
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows' block entries packed (dedup.store.entries): names (numpy ASCII bytes), each
+        entry's place among them and its row's. A key's anchors are filed under its block name,
+        after the ``taken`` ones a block already has; the other rows and the ``copies`` of stored
+        rows under the ANCHORLESS name."""
         _, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
         first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
         # a copy of an earlier row is never an anchor; the names are made once a distinct sketch
         # and shared by its rows (all anchorless for a copy), so 300,000 identical rows cost one
-        # row's names; made flat by numpy (dedup.index.names), each row's entries are picked from them
+        # row's names; made flat by numpy (dedup.index.names), each row's entries point into them
         ukeys = self.scheme.keys(self.signatures(uniq))
         own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(ukeys, taken))
         per_row = counts[of_row]
-        row_of = np.repeat(np.arange(len(keys)), per_row)
+        row_of = np.repeat(np.arange(len(keys), dtype=np.int32 if len(keys) < 1 << 31 else np.int64), per_row)
         at = np.repeat((np.cumsum(counts) - counts)[of_row] - (np.cumsum(per_row) - per_row), per_row) \
             + np.arange(len(row_of))  # each entry's place in ``own``
-        pool, copy = as_str(own), ~first[row_of]
+        copy = ~first[row_of]
         if copy.any():  # the copies' names, anchorless, once each, after the others
             need = np.unique(at[copy])
-            at[copy] = len(pool) + np.searchsorted(need, at[copy])
-            pool += as_str(suffixed(own[need], ANCHORLESS))
-        return picked(pool, at), picked(keys, row_of), sk[row_of, 0]
+            at[copy] = len(own) + np.searchsorted(need, at[copy])
+            own = np.concatenate([own, suffixed(own[need], ANCHORLESS)])
+        return own, at, row_of

@@ -25,6 +25,7 @@ from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair
 from ..index.pairs import row_pairs
 from ..methods import Method, method_of
+from ..store.entries import PackedEntries
 from ..store.model import BlockEntries
 from ..text.features import Featurizer
 from ..text.rarity import ContentModel
@@ -33,6 +34,7 @@ from ..text.segment import Segmenter
 from ..text.terms import TermModel
 from .clock import StageClock
 
+NAMES_ROWS = 1 << 16  # rows whose block names (methods without anchors) are made as str at a time
 LEARNED = "learned"  # the part of a version stamp a full run learns from the data (IDF documents, field statistics)
 
 
@@ -205,10 +207,28 @@ class Recipe:
         its block name, after the ``taken`` ones a block already has, the other rows and the
         ``copies`` of stored rows under the ANCHORLESS name; dedup.methods.keyed), or with
         ``every_name`` to remove wherever they were filed (``distinct``: the rows' ``distinct_rows`` if known)."""
+        if every_name and self.anchored and len(keys):
+            return BlockEntries(*self.method.every_entry(keys, self.matrix(sketches)))
+        return self.packed_entries(keys, sketches, taken, copies, distinct).whole()
+
+    def packed_entries(self, keys: list[str], sketches, taken: dict[str, int] | None = None,
+                       copies: set[str] = frozenset(), distinct=None) -> PackedEntries:
+        """block_entries packed (dedup.store.entries): what a full run's snapshot holds; names of
+        methods without anchors are made NAMES_ROWS rows at a time."""
         sk = self.matrix(sketches)
-        if not self.anchored or not len(keys):
-            return BlockEntries.of_rows(keys, sk[:, 0], self.block_names(sk))
-        return BlockEntries(*self.method.anchored_entries(keys, sk, taken, copies, every_name, distinct))
+        fps = sk[:, 0] if len(keys) else np.empty(0, np.uint64)
+        if self.anchored and len(keys):
+            pool, name_at, row_at = self.method.anchored_entries(keys, sk, taken, copies, distinct)
+            return PackedEntries(pool, name_at, row_at, keys, fps)
+        names: list[np.ndarray] = []
+        counts: list[int] = []
+        for lo in range(0, len(keys), NAMES_ROWS):
+            part = self.block_names(sk[lo:lo + NAMES_ROWS])
+            counts.extend(len(n) for n in part)
+            names.append(np.array([n.encode("utf-8") for row in part for n in row], dtype="S"))
+        flat = np.concatenate(names) if names else np.empty(0, "S1")
+        at = np.arange(len(flat))
+        return PackedEntries(flat, at, np.repeat(np.arange(len(keys)), counts), keys, fps)
 
 
 def fingerprints_of(sketches: np.ndarray, rows: int) -> np.ndarray:

@@ -5,12 +5,18 @@ from __future__ import annotations
 import datetime as _dt
 import struct
 from dataclasses import dataclass, field
+from itertools import repeat
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
 from ..errors import StoreError
 from ..index.groups import Group
 
+if TYPE_CHECKING:
+    from .entries import PackedEntries
+
+BLOB_ROWS = 4096  # rows whose sketch words sketch_blobs turns into bytes at a time
 WORD_BYTES = 8  # a sketch word is stored as 8 little-endian bytes (SQL ``signature``, MongoDB ``sig``)
 
 
@@ -139,7 +145,7 @@ class TableSnapshot:
     watermark: dict | None  # {"type", "value", "key"} of the last row read, or None
     sketches: np.ndarray | None = None  # (len(keys), W) uint64: the sketch words after the fingerprint, any width
     terms: TermCounts | None = None
-    blocks: BlockEntries = field(default_factory=BlockEntries)  # every row's block entries
+    blocks: BlockEntries | PackedEntries = field(default_factory=BlockEntries)  # every row's block entries
     changes: list[GroupChange] = field(default_factory=list)
     row_watermarks: list[str | None] | None = None  # aligned with keys: each row's watermark text (None: none)
 
@@ -241,14 +247,17 @@ def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
     return arr.astype(np.uint64) if arr.dtype != np.uint64 else arr
 
 
-def sketch_blobs(sketches: np.ndarray | None, n_rows: int) -> list[bytes | None]:
-    """Each row's sketch words as little-endian uint64 bytes (one ``tobytes`` for all rows), or
-    None per row for no sketches; ``sketches`` as checked_sketches returns it."""
+def sketch_blobs(sketches: np.ndarray | None, n_rows: int) -> Iterator[bytes | None]:
+    """Each row's sketch words as little-endian uint64 bytes (one ``tobytes`` for BLOB_ROWS rows at
+    a time: all at once held the table's sketches twice more while they were written), or None
+    per row for no sketches; ``sketches`` as checked_sketches returns it."""
     if sketches is None:
-        return [None] * n_rows
-    blob = np.ascontiguousarray(sketches, dtype="<u8").tobytes()
+        yield from repeat(None, n_rows)
+        return
     width = sketches.shape[1] * WORD_BYTES
-    return [blob[start:start + width] for start in range(0, len(blob), width)]
+    for lo in range(0, len(sketches), BLOB_ROWS):
+        blob = np.ascontiguousarray(sketches[lo:lo + BLOB_ROWS], dtype="<u8").tobytes()
+        yield from (blob[start:start + width] for start in range(0, len(blob), width))
 
 
 def blob_words(blob: bytes) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from bson.int64 import Int64
 from pymongo import DeleteOne, InsertOne, ReplaceOne, UpdateOne
 from pymongo.errors import BulkWriteError
 
+from .entries import PackedEntries, packed
 from .model import BlockEntries
 from .mongo_docs import chunks
 
@@ -106,9 +107,10 @@ class BlockDocuments:
             yield InsertOne(doc), nbytes
             seq, start = seq + 1, end
 
-    def _block_docs(self, entries: BlockEntries):
-        """Every block of a full run, each block's entries in the order given (no per-row queries)."""
-        for name, members in entries.by_name().items():
+    def _block_docs(self, entries: BlockEntries | PackedEntries):
+        """Every block of a full run, each block's entries in the order given (no per-row queries),
+        made a slice of entries at a time (dedup.store.entries)."""
+        for name, members in packed(entries).by_block():
             yield from self._bucket_docs(name, 0, [
                 ({"hashcode": Int64(fp), "textname": key}, entry_bytes(key)) for key, fp in members])
 

@@ -1,13 +1,10 @@
-"""Bulk inserts for the SQL store: plain tuples through the driver's executemany, in index order."""
+"""Bulk inserts for the SQL store: plain tuples through the driver's executemany."""
 
 from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import sqlalchemy as sa
-
-from .model import BlockEntries
 
 CHUNK = 5000  # rows per executemany
 SQLITE_VARS = 999  # parameters a SQLite statement may take (the limit of SQLite before 3.32)
@@ -56,20 +53,3 @@ def sqlite_rows(conn, head: str, one: str, width: int, rows) -> None:
             conn.exec_driver_sql(many, [tuple(flat[i:i + step]) for i in range(0, len(flat), step)])
         if whole < len(chunk):
             conn.exec_driver_sql(head + one, chunk[whole:])
-
-
-def index_order(entries: BlockEntries) -> np.ndarray:
-    """The entries' positions in (block name, row key) order, the store's index order, so inserts
-    append instead of landing at random. Sorting millions of (table, name, key, fingerprint)
-    tuples took most of a hot table's insert time and memory, so numpy sorts: the names as
-    fixed-width ASCII bytes (the pipeline's names are ASCII and at most 32 characters: 55 MB and
-    1.3 s for 2.6 million, where ranking them through a dict took 6.9 s), the keys by their rank
-    (any text, so ranked once each distinct key)."""
-    def ranks(values: list[str]) -> np.ndarray:
-        rank = {v: i for i, v in enumerate(sorted(set(values)))}
-        return np.fromiter((rank[v] for v in values), dtype=np.int64, count=len(values))
-    try:
-        names = np.array(entries.names, dtype="S") if entries.names else ranks(entries.names)
-    except UnicodeEncodeError:  # a name given from outside the pipeline
-        names = ranks(entries.names)
-    return np.lexsort((ranks(entries.keys), names))

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import json
-from itertools import repeat
-
 import numpy as np
 import sqlalchemy as sa
 
 from ..clock import now
 from ..errors import StoreError
 from ..index.groups import Group
-from ..index.keys import picked
 from . import sql_schema as S
 from .model import BlockEntries, GroupChange, Skipped, sketch_blobs, to_signed
-from .sql_bulk import CHUNK, index_order, insert_dicts as insert, insert_tuples
+from .entries import PackedEntries, packed
+from .sql_bulk import CHUNK, insert_dicts as insert, insert_tuples
 
 
 def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None,
@@ -28,14 +26,13 @@ def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.nda
         (table, k, to_signed(fp), sig, wm) for k, fp, sig, wm in zip(keys, fps, sketch_blobs(sketches, len(keys)), wms)))
 
 
-def add_blocks(conn, table: str, entries: BlockEntries) -> None:
+def add_blocks(conn, table: str, entries: BlockEntries | PackedEntries) -> None:
     """Block entries through the driver's own executemany, as plain tuples in the index's order
-    (dedup.store.sql_bulk): SQLAlchemy's per-row parameter handling cost 15 of the 39 s that 2.9
-    million entries took (200k rows), and random index inserts most of the rest."""
-    order = index_order(entries)
-    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"), zip(
-        repeat(table), picked(entries.names, order), picked(entries.keys, order),
-        entries.fingerprints.view(np.int64)[order].tolist()))
+    (dedup.store.entries), made a slice at a time: SQLAlchemy's per-row parameter handling cost 15
+    of the 39 s that 2.9 million entries took (200k rows), and random index inserts most of the rest."""
+    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"), (
+        (table, name, key, fp) for part in packed(entries).slices(by_key=True)
+        for name, key, fp in zip(part.names, part.keys, part.fingerprints.view(np.int64).tolist())))
 
 
 def remove_blocks(conn, table: str, entries: BlockEntries) -> None:

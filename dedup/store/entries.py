@@ -1,0 +1,126 @@
+"""A full run's block entries held compactly and handed to a store a slice at a time, in the order
+the store writes them.
+
+A 200k-row run files 2.6 million entries (13 a row). As BlockEntries (a Python str and a key
+reference an entry, and in the SQL store a sorted copy of both) they added about 2 KB a row to the
+run's peak (bench/results/memory-i26.md). Packed, each name is kept as bytes and an entry is two
+ints, its name's place and its row's; the str objects of SLICE entries at a time are made as the
+store writes them and freed after (bench/results/memory-entries-i26.md). What a store keeps is the
+same: the same entries, each block's in the same order.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Iterator
+
+import numpy as np
+
+from ..errors import StoreError
+from ..index.keys import picked
+from .model import BlockEntries
+
+SLICE = 1 << 16  # entries made into Python objects at a time
+
+
+@dataclass
+class PackedEntries:
+    """Entry i files row ``row_at[i]`` (its key ``keys[row_at[i]]``, its fingerprint
+    ``fingerprints[row_at[i]]``) under the name ``names[name_at[i]]`` (UTF-8 bytes; a name may be
+    there more than once). Positions are kept as the smallest ints that hold them; ``keys`` and
+    ``fingerprints`` are the snapshot's own, not copies."""
+
+    names: np.ndarray  # numpy bytes (S)
+    name_at: np.ndarray  # int, one an entry
+    row_at: np.ndarray  # int, one an entry
+    keys: list[str]
+    fingerprints: np.ndarray  # uint64, aligned with keys
+
+    def __post_init__(self) -> None:
+        self.fingerprints = np.asarray(self.fingerprints, dtype=np.uint64).reshape(-1)
+        if not (len(self.name_at) == len(self.row_at) and len(self.keys) == len(self.fingerprints)) or (
+                len(self.row_at) and (self.row_at.max() >= len(self.keys) or self.name_at.max() >= len(self.names))):
+            raise StoreError(f"block entries: {len(self.name_at)} names and {len(self.row_at)} rows of "
+                             f"{len(self.keys)} keys and {len(self.fingerprints)} fingerprints; nothing was written")
+        self.name_at = self.name_at.astype(_index(len(self.names)), copy=False)
+        self.row_at = self.row_at.astype(_index(len(self.keys)), copy=False)
+
+    @classmethod
+    def of(cls, entries: BlockEntries) -> "PackedEntries":
+        """BlockEntries as they are (an entry a row: a key may come twice)."""
+        at = np.arange(len(entries))
+        names = np.array([n.encode("utf-8") for n in entries.names], dtype="S")
+        return cls(names, at, at, entries.keys, entries.fingerprints)
+
+    def __len__(self) -> int:
+        return len(self.name_at)
+
+    def entries(self, at: np.ndarray) -> BlockEntries:
+        """The entries at positions ``at``, as BlockEntries; entries of one name share its str
+        (the copies of a mass petition: one name object, not one each)."""
+        rows = self.row_at[at]
+        used, which = np.unique(self.name_at[at], return_inverse=True)
+        names = [b.decode("utf-8") for b in self.names[used].tolist()]
+        return BlockEntries(picked(names, which.reshape(-1)), picked(self.keys, rows), self.fingerprints[rows])
+
+    def whole(self) -> BlockEntries:
+        return self.entries(np.arange(len(self)))
+
+    def slices(self, by_key: bool = True) -> Iterator[BlockEntries]:
+        """Every entry, SLICE at a time, by block name and then by row key (the SQL store's index
+        order: inserts append instead of landing at random) or with ``by_key`` False in the order
+        given (each block's entries as the pipeline filed them: the MongoDB documents' order)."""
+        order = self._order(by_key)
+        for lo in range(0, len(order), SLICE):
+            yield self.entries(order[lo:lo + SLICE])
+
+    def by_block(self) -> Iterator[tuple[str, list[tuple[str, int]]]]:
+        """(block name, [(row key, fingerprint as the signed 64-bit int with the same bits)]) for
+        every block, by name, its entries in the order given."""
+        flat = ((n, k, f) for e in self.slices(by_key=False)
+                for n, k, f in zip(e.names, e.keys, e.fingerprints.view(np.int64).tolist()))
+        for name, members in itertools.groupby(flat, key=itemgetter(0)):
+            yield name, [(k, f) for _, k, f in members]
+
+    def _order(self, by_key: bool) -> np.ndarray:
+        """The entries' positions sorted by (name, key rank or position): names by their rank
+        (as bytes: the order of str for UTF-8), keys ranked once each as str."""
+        if not len(self):
+            return np.empty(0, np.int64)
+        then = _ranks(self.keys) if by_key else np.arange(len(self.keys))
+        code = _name_ranks(self.names)[self.name_at].astype(np.int64) * len(self.keys)
+        code += then[self.row_at]
+        return np.argsort(code, kind="stable")
+
+
+def _name_ranks(names: np.ndarray) -> np.ndarray:
+    """Each name's place among the distinct names sorted (equal names, equal ranks). np.unique's
+    inverse held four times the names' bytes (270 MB for 3.2 million names), this about 1.4 times."""
+    if not len(names):
+        return np.empty(0, np.int64)
+    perm = np.argsort(names, kind="stable")
+    ordered = names[perm]
+    new = np.empty(len(names), dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    rank: np.ndarray = np.empty(len(names), dtype=_index(len(names)))
+    rank[perm] = np.cumsum(new, dtype=rank.dtype) - 1
+    return rank
+
+
+def _index(n: int) -> type:
+    """The int type of positions below ``n``."""
+    return np.int32 if n < 1 << 31 else np.int64
+
+
+def _ranks(keys: list[str]) -> np.ndarray:
+    """Each key's place among the distinct keys sorted as str (equal keys, equal ranks)."""
+    rank = {v: i for i, v in enumerate(sorted(set(keys)))}
+    return np.fromiter((rank[v] for v in keys), dtype=np.int64, count=len(keys))
+
+
+def packed(entries: BlockEntries | PackedEntries) -> PackedEntries:
+    return entries if isinstance(entries, PackedEntries) else PackedEntries.of(entries)
