@@ -177,21 +177,22 @@ class TextVerifier:
         shared, least = shared_numbers(a[:, self.numbers_at:], b[:, self.numbers_at:])
         return np.where(least > 0, shared / np.maximum(least, 1), 0.0), least
 
-    def by_numbers(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Whether rule ``numbers`` keeps each long pair of contents' estimated Jaccard ``j``."""
-        if not self.numbers_at or self.numbers_floor >= self.threshold:
-            return np.zeros(len(a), dtype=bool)
+    def numbers_evidence(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of
+        their shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least
+        ``numbers_least``, sharing at least ``numbers_share`` of the fewer); its numbers count
+        against it (J under ``numbers_sure``, both naming at least ``numbers_least``, sharing less
+        than ``numbers_against``: another incident of one topic at one place)."""
+        on_for = bool(self.numbers_at) and self.numbers_floor < self.threshold
+        on_against = bool(self.numbers_at) and bool(self.numbers_against)
+        if not (on_for or on_against):
+            none = np.zeros(len(a), dtype=bool)
+            return none, none.copy()
         share, least = self.numbers_alike(a, b)
-        return (j >= self.numbers_floor) & (least >= self.numbers_least) & (share >= self.numbers_share - 1e-9)
-
-    def numbers_unlike(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Whether each long pair's numbers count against it: both name at least ``numbers_least``,
-        they share less than ``numbers_against`` of the fewer, and J is under ``numbers_sure``
-        (another incident of one topic at one place: the template alike, the dates and numbers not)."""
-        if not self.numbers_at or not self.numbers_against:
-            return np.zeros(len(a), dtype=bool)
-        share, least = self.numbers_alike(a, b)
-        return (j < self.numbers_sure) & (least >= self.numbers_least) & (share < self.numbers_against - 1e-9)
+        named = least >= self.numbers_least
+        keep = on_for & (j >= self.numbers_floor) & named & (share >= self.numbers_share - 1e-9)
+        drop = on_against & (j < self.numbers_sure) & named & (share < self.numbers_against - 1e-9)
+        return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Estimated Jaccard similarity of the contents (0 when either has none)."""
@@ -261,8 +262,9 @@ class TextVerifier:
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         details = self.by_details(a, b, j) & ~short
-        numbers = self.by_numbers(a, b, j) & ~short
-        unlike = (self.numbers_unlike(a, b, j) & ~short).tolist()
+        numbers, unlike_mask = self.numbers_evidence(a, b, j)
+        numbers &= ~short
+        unlike = (unlike_mask & ~short).tolist()
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
@@ -328,8 +330,9 @@ class TextVerifier:
         j = self.scores(a, b)
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
+        by_numbers, unlike = self.numbers_evidence(a, b, j)
         long_ok = ((j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
-                   | self.by_numbers(a, b, j)) & ~self.numbers_unlike(a, b, j)
+                   | by_numbers) & ~unlike
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 

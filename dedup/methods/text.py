@@ -144,8 +144,8 @@ class TextMinHash(KeyedMethod):
         same = v.same_person(sa, sb)
         short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
         details = v.by_details(sa, sb, s) & ~short
-        numbers = v.by_numbers(sa, sb, s) & ~short
-        unlike = v.numbers_unlike(sa, sb, s) & ~short  # the numbers overrule the bars
+        numbers, unlike = v.numbers_evidence(sa, sb, s)
+        numbers, unlike = numbers & ~short, unlike & ~short  # the numbers overrule the bars
         for n in range(len(a)):
             alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
                 if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
