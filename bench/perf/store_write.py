@@ -1,13 +1,15 @@
-"""The SQLite store write of a full run alone, step by step, beside a baseline checkout (issue 26).
+"""The SQL store write of a full run alone, step by step, beside a baseline checkout (issue 26).
 
     python -m bench.perf.store_write [--rows 200000] [--seed 100] [--out bench/out/vs_rensa]
                                      [--baseline-code /path/to/a/checkout/of/main] [--repeat 2]
+                                     [--store postgresql+psycopg://127.0.0.1/test]
 
 Makes (once) the news-length petitions table of bench/perf/vs_rensa.py and, with this checkout, the
 snapshot a full run hands the store (rows, sketches, block entries, terms, groups, changes: pickled
 beside the table as ``snapshot.pkl``); then writes it into a fresh SQLite store file in a process of
 its own, alternately with this checkout's and the baseline's dedup, in one transaction as
-``SqlStore._replace`` does. Each line: the CPU seconds of each write step, the commit's wall
+``SqlStore._replace`` does. ``--store`` writes into a server store instead (the table's rows there
+are deleted before and after each write). Each line: the CPU seconds of each write step, the commit's wall
 seconds, the whole wall and CPU seconds and the 1-minute load.
 """
 
@@ -48,7 +50,7 @@ with open("snapshot.pkl", "wb") as out:
 """
 
 
-def write_child(folder: Path) -> None:
+def write_child(folder: Path, url: str | None) -> None:
     """In its own process: the pickled snapshot written into a fresh store, one JSON line."""
     from dedup.store import sql_schema as S
     from dedup.store import sql_write as W
@@ -59,7 +61,7 @@ def write_child(folder: Path) -> None:
         snap = pickle.load(f)
     for leftover in folder.glob("write-store.db*"):
         leftover.unlink()
-    store = SqlStore(f"sqlite:///{folder / 'write-store.db'}")
+    store = SqlStore(url or f"sqlite:///{folder / 'write-store.db'}")
     hashes, counts = checked_terms(snap.table, snap.terms)
     steps = {
         "rows": lambda c: W.add_rows(c, snap.table, snap.keys, [int(v) for v in snap.fingerprints], snap.sketches,
@@ -69,17 +71,24 @@ def write_child(folder: Path) -> None:
         "groups": lambda c: W.add_groups(c, snap.table, snap.groups),
         "changes": lambda c: W.add_changes(c, snap.table, snap.run_id, snap.changes)}
     cpu: dict[str, float] = {}
+    walls: dict[str, float] = {}  # a server's own work shows in the wall seconds, not the CPU
     wall0, cpu0 = time.perf_counter(), time.process_time()
     with store.engine.begin() as conn:
         for tbl in S.PER_TABLE:
             conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
         for name, step in steps.items():
-            c = time.process_time()
+            c, w = time.process_time(), time.perf_counter()
             step(conn)
-            cpu[name] = time.process_time() - c
+            cpu[name], walls[name] = time.process_time() - c, time.perf_counter() - w
         commit = time.perf_counter()
-    out = {"cpu_steps": cpu, "commit_wall": time.perf_counter() - commit, "wall": time.perf_counter() - wall0,
-           "cpu": time.process_time() - cpu0, "entries": len(snap.blocks), "rows": len(snap.keys)}
+    commit_wall = time.perf_counter() - commit
+    wall1, cpu1 = time.perf_counter(), time.process_time()
+    if url:
+        with store.engine.begin() as conn:
+            for tbl in S.PER_TABLE:
+                conn.execute(tbl.delete().where(tbl.c.table_name == snap.table))
+    out = {"cpu_steps": cpu, "wall_steps": walls, "commit_wall": commit_wall, "wall": wall1 - wall0,
+           "cpu": cpu1 - cpu0, "entries": len(snap.blocks), "rows": len(snap.keys)}
     store.close()
     for leftover in folder.glob("write-store.db*"):
         leftover.unlink()
@@ -93,10 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT / "vs_rensa")
     ap.add_argument("--baseline-code", type=Path)
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--store", help="a SQLAlchemy URL of a server store to write into (default: a fresh SQLite file)")
     ap.add_argument("--write-child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.write_child:
-        write_child(args.write_child)
+        write_child(args.write_child, args.store)
         return 0
     from bench.perf.vs_rensa import make_table
 
@@ -107,12 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         for name, code in codes:
             load = os.getloadavg()[0]
-            done = subprocess.run([sys.executable, "-m", "bench.perf.store_write", "--write-child", str(folder)],
+            done = subprocess.run([sys.executable, "-m", "bench.perf.store_write", "--write-child", str(folder)]
+                                  + (["--store", args.store] if args.store else []),
                                   check=True, capture_output=True, text=True, env=child_env(code), cwd=ROOT)
             r = json.loads(done.stdout.strip().splitlines()[-1])
-            steps = ", ".join(f"{k} {v:.2f}" for k, v in r["cpu_steps"].items())
+            steps = ", ".join(f"{k} {v:.2f}/{r['wall_steps'].get(k, float('nan')):.2f}" for k, v in r["cpu_steps"].items())
             sys.stdout.write(f"{name:<14} {r['rows']:,} rows, {r['entries']:,} block entries: wall {r['wall']:.2f} s, "
-                             f"CPU {r['cpu']:.2f} s (CPU s by step: {steps}; commit wall {r['commit_wall']:.2f}); "
+                             f"CPU {r['cpu']:.2f} s (CPU/wall s by step: {steps}; commit wall {r['commit_wall']:.2f}); "
                              f"load {load:.2f} → {os.getloadavg()[0]:.2f}\n")
             sys.stdout.flush()
     return 0

@@ -1,4 +1,5 @@
-"""Bulk inserts for the SQL store: plain tuples through the driver's executemany."""
+"""Bulk inserts for the SQL store: plain tuples through the driver's executemany, many rows a
+statement on SQLite and COPY on PostgreSQL (psycopg 3)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def insert_dicts(conn, table: sa.Table, rows) -> None:
 
 def insert_tuples(conn, table: sa.Table, columns: tuple[str, ...], rows) -> None:
     """Insert plain tuples of ``columns`` through the driver's own executemany, CHUNK at a time;
-    on SQLite many rows a statement (``sqlite_rows``)."""
+    on SQLite many rows a statement (``sqlite_rows``), on PostgreSQL one COPY (``postgres_copy``)."""
     rows = iter(rows)
     mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
     if mark is None:  # a driver with named parameters: the general path
@@ -34,6 +35,9 @@ def insert_tuples(conn, table: sa.Table, columns: tuple[str, ...], rows) -> None
     head, one = f"INSERT INTO {q.format_table(table)} ({cols}) VALUES ", f"({', '.join([mark] * len(columns))})"
     if conn.dialect.name == "sqlite":
         sqlite_rows(conn, head, one, len(columns), rows)
+        return
+    if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
+        postgres_copy(conn, q.format_table(table), cols, rows)
         return
     for chunk in iter(lambda: list(itertools.islice(rows, CHUNK)), []):
         conn.exec_driver_sql(head + one, chunk)
@@ -53,3 +57,12 @@ def sqlite_rows(conn, head: str, one: str, width: int, rows) -> None:
             conn.exec_driver_sql(many, [tuple(flat[i:i + step]) for i in range(0, len(flat), step)])
         if whole < len(chunk):
             conn.exec_driver_sql(head + one, chunk[whole:])
+
+
+def postgres_copy(conn, table: str, cols: str, rows) -> None:
+    """PostgreSQL: the rows through one ``COPY … FROM STDIN`` on the connection's own transaction,
+    in their order (so identity columns number them as the INSERTs did). psycopg's executemany
+    still sends a statement a row; COPY streams them (bench/perf/store_copy.py measures both)."""
+    with conn.connection.driver_connection.cursor() as cur, cur.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
