@@ -23,7 +23,6 @@ import math
 
 import numpy as np
 
-from .minhash import splitmix64
 from .numbers import shared_numbers
 
 TRIPLE = 3
@@ -32,11 +31,15 @@ TRIPLE = 3
 def triple_codes(values: np.ndarray) -> np.ndarray:
     """(rows, perms // 3) uint16: a hash of each disjoint triple of a row's MinHash values (equal
     triples, equal codes)."""
-    values = np.asarray(values, dtype=np.uint64)
+    values = np.asarray(values)
     t = values.shape[1] // TRIPLE
-    v = values[:, :t * TRIPLE].reshape(len(values), t, TRIPLE)
-    h = splitmix64(v[:, :, 0] ^ splitmix64(v[:, :, 1] ^ splitmix64(v[:, :, 2] + np.uint64(t))))
+    v = values[:, :t * TRIPLE].reshape(len(values), t, TRIPLE).astype(np.uint64)
+    with np.errstate(over="ignore"):  # one multiply-add a value (a splitmix64 of each: 0.5 s at 200,000 rows)
+        h = v[:, :, 0] * _MIX[0] + v[:, :, 1] * _MIX[1] + v[:, :, 2] * _MIX[2]
     return (h >> np.uint64(48)).astype(np.uint16)
+
+
+_MIX = tuple(np.uint64(c) for c in (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB))
 
 
 class MayVerify:
@@ -46,7 +49,7 @@ class MayVerify:
     def __init__(self, verifier, values: np.ndarray, sig: np.ndarray) -> None:
         v = verifier
         bar = min(v.threshold, v.distinct_floor, v.short_threshold)
-        self.values = values  # the triples' codes are made for the few pairs the screen lets through
+        self.codes = triple_codes(values)
         unequal = v.perms - math.ceil(bar * v.perms - 1e-9)
         self.need = values.shape[1] // TRIPLE - unequal  # <= 0: any pair the screen lets through may verify
         self.ids = np.ascontiguousarray(sig[:, 1:1 + v.identity])
@@ -69,8 +72,7 @@ class MayVerify:
 
     def _alike(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether enough triples, an identity field or the numbers are alike."""
-        codes_i, codes_j = triple_codes(np.take(self.values, i, axis=0)), triple_codes(np.take(self.values, j, axis=0))
-        equal = np.count_nonzero(codes_i == codes_j, axis=1)
+        equal = np.count_nonzero(np.take(self.codes, i, axis=0) == np.take(self.codes, j, axis=0), axis=1)
         ok = equal >= self.need
         rest = np.flatnonzero(~ok)
         if len(rest) and self.ids.shape[1]:
