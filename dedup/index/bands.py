@@ -137,10 +137,11 @@ class BandScheme:
             return np.ones(keys.shape, dtype=bool)
         return anchor_mask(keys, self.anchors, self.offsets(keys, taken))
 
-    def near(self, sig: np.ndarray, taken: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Index pairs (i < j) of rows (in key order) sharing a key, one of them among its anchors."""
+    def near(self, sig: np.ndarray, taken: dict[str, int] | None = None, keep=None) -> tuple[np.ndarray, np.ndarray]:
+        """Index pairs (i < j) of rows (in key order) sharing a key, one of them among its anchors
+        (``keep``: only the pairs it lets through, as for key_pairs)."""
         keys = self.keys(sig)
-        return key_pairs(keys, self.anchors, self.offsets(keys, taken))
+        return key_pairs(keys, self.anchors, self.offsets(keys, taken), keep)
 
     def describe(self) -> str:
         reach = "every content" if self.long_identity else f"contents under {self.short_chars} characters"

@@ -139,7 +139,7 @@ def combine(a: np.ndarray, b: np.ndarray, salt: int) -> np.ndarray:
 
 
 def key_pairs(keys: np.ndarray, anchors: int | None = None,
-              offsets: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              offsets: np.ndarray | None = None, keep=None) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs (i < j), sorted and each once, of the rows sharing a non-zero key in one column
     of ``keys`` (rows, m). A key counts in its column only, as in the store, whose block names
     carry the column (``b3:…``, ``r2:…``); the schemes salt each column's keys, so equal keys in
@@ -156,7 +156,8 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
     in row order. Runs of equal high bits are the buckets (the rare run that only the truncation
     made equal is dropped by comparing the full keys of each pair); every pair inside each bucket,
     as codes ``i * rows + j``, made unique over all partitions. Everything is done ROW_CHUNK rows
-    or one partition at a time, so the time grows with the rows, not faster."""
+    or one partition at a time, so the time grows with the rows, not faster. ``keep`` ((i, j) ->
+    bool mask, e.g. dedup.index.triples.MayVerify): drops pairs in each partition, before the sort."""
     keys = np.asarray(keys, dtype=U64)
     keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
     rows, m = keys.shape
@@ -167,7 +168,7 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
     low = U64((1 << bits) - 1)
     spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
     codes = [_bucket_pairs(words, keys[:, part >> spread], low, bits, anchors,
-                           None if offsets is None else offsets[:, part >> spread])
+                           None if offsets is None else offsets[:, part >> spread], keep)
              for part, words in enumerate(_partitions(keys, low, spread))]
     code = np.concatenate(codes)
     if not len(code):
@@ -200,7 +201,7 @@ def _partitions(keys: np.ndarray, low: np.uint64, spread: int) -> list[np.ndarra
 
 
 def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int, anchors: int | None = None,
-                  offsets: np.ndarray | None = None) -> np.ndarray:
+                  offsets: np.ndarray | None = None, keep=None) -> np.ndarray:
     """Codes ``i * rows + j`` (i < j), each once, of the rows of ``words`` (one partition of one
     column) whose keys in ``col`` (that column, all rows) are equal; with ``anchors``, only those
     whose row i is among the first ``anchors`` of its bucket, after ``offsets`` (that column) earlier ones."""
@@ -225,7 +226,11 @@ def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int,
     i = (words[first] & low).astype(np.int64)
     j = (words[second] & low).astype(np.int64)
     same = col[i] == col[j]  # not just equal high bits
-    return i[same] * len(col) + j[same]
+    i, j = i[same], j[same]
+    if keep is not None:
+        may = keep(i, j)
+        i, j = i[may], j[may]
+    return i * len(col) + j
 
 
 def bucket_sizes(keys: np.ndarray) -> np.ndarray:

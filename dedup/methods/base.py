@@ -74,9 +74,12 @@ class Method(ABC):
 
     # keys
     @abstractmethod
-    def near(self, sk: np.ndarray, taken: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def near(self, sk: np.ndarray, taken: dict[str, int] | None = None,
+             verifying: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidate index pairs (i < j) among (rows, width) sketches in key order, with their
-        fingerprints' distance (``taken``: the anchors each block already has in the store)."""
+        fingerprints' distance (``taken``: the anchors each block already has in the store;
+        ``verifying``: the pairs go to ``verify`` next, so a method may leave out those it would
+        reject for certain)."""
 
     @abstractmethod
     def block_names(self, sk: np.ndarray) -> list[list[str]]:

@@ -54,11 +54,20 @@ class KeyedMethod(Method):
     def anchors(self) -> int | None:  # type: ignore[override]
         return getattr(self.scheme, "anchors", None)
 
-    def near(self, sk, taken=None):
+    def near(self, sk, taken=None, verifying=False):
         sig = self.signatures(sk)
-        i, j = self.scheme.near(sig, taken) if self.anchored else self.scheme.near(sig)
+        keep = self.may_verify(sig) if verifying else None
+        if keep is not None:
+            i, j = self.scheme.near(sig, taken, keep)
+        else:
+            i, j = self.scheme.near(sig, taken) if self.anchored else self.scheme.near(sig)
         fps = np.ascontiguousarray(sk[:, 0])  # gathered from 8 bytes a row, not a sketch's stride
         return i, j, np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
+
+    def may_verify(self, sig: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+        """(i, j) -> whether rows i and j of ``sig`` could pass ``verify`` (never False for a pair
+        it keeps), asked inside the search; None: every candidate is verified."""
+        return None
 
     def bucket_pairs(self, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every pair of one bucket's members whose lower row is among its first ``anchors``

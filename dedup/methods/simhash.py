@@ -62,7 +62,7 @@ class RowSimHash(Method):
     def sketch(self, feats: HashedFeatures, weights: np.ndarray) -> np.ndarray:
         return fingerprint.sketch(feats.hashes, weights, feats.counts, words=self.words)
 
-    def near(self, sk, taken=None):
+    def near(self, sk, taken=None, verifying=False):
         return near_pairs(np.ascontiguousarray(sk[:, 0]), self.layout)
 
     def block_names(self, sk: np.ndarray) -> list[list[str]]:

@@ -15,6 +15,7 @@ from ..config.model import Config, FieldSpec, TableConfig
 from ..index.bands import BandScheme, TextVerifier
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
+from ..index.triples import MayVerify
 from ..text.rarity import IDENTITY_SALT, ContentModel
 from ..text.numbers import KEEP as NUMBERS_KEPT
 from ..text.signature import DISTINCT_PERMS, TextSignature
@@ -80,6 +81,11 @@ class TextMinHash(KeyedMethod):
         """Rule numbers' settings in the stamp, only when it is on (off: the stamp before it)."""
         return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure") \
             if self.signature.numbers else ()
+
+    def may_verify(self, sig: np.ndarray) -> MayVerify:
+        """Issue 26: a band's bucket pairs only rows whose triples of MinHash values, identity or
+        numbers could pass the verifier (dedup.index.triples; exact, so the kept pairs are the same)."""
+        return MayVerify(self.verifier, self.scheme.values(sig), sig)
 
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
         if feats.content is None:

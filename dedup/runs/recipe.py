@@ -128,10 +128,12 @@ class Recipe:
             return np.empty((0, self.width), np.uint64)
         return sk.reshape(len(sk), -1)
 
-    def near(self, sketches: np.ndarray, taken: dict[str, int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def near(self, sketches: np.ndarray, taken: dict[str, int] | None = None,
+             verifying: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidate index pairs (i < j) among these sketches (rows in key order), with their
-        fingerprints' distance; ``taken``: the anchors each block already has in the store."""
-        return self.method.near(self.matrix(sketches), taken)
+        fingerprints' distance; ``taken``: the anchors each block already has in the store;
+        ``verifying``: only those the verification could keep (Method.near)."""
+        return self.method.near(self.matrix(sketches), taken, verifying)
 
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Which candidate pairs (aligned sketches) are duplicates."""
@@ -149,10 +151,11 @@ class Recipe:
         """The duplicate pairs among these rows: candidates, verified (``taken``: as for ``near``;
         ``clock``: charges the search to stage ``candidates`` and the verification to ``verify``;
         ``distinct``: the rows' ``distinct_rows`` if known)."""
-        def near(sk):
-            return self.near(sk, taken)
-
         check = self.method.verify_pairs if self.method.verifies else None
+
+        def near(sk):
+            return self.near(sk, taken, verifying=check is not None)
+
         if clock is not None:
             near, check = clock.wrap("candidates", near), check and clock.wrap("verify", check)
         return row_pairs(keys, sketches, near, distinct=distinct, verify_pairs=check)
