@@ -56,14 +56,15 @@ def need_of(head: int) -> int:
 
 def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
                   different: dict[str, set[str]] | None = None,
-                  same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset()) -> list[list[str]]:
+                  same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
+                  gather: bool = False) -> list[list[str]]:
     """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
 
     ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:
     key -> keys decided different from it (never in one cluster); ``same``: pairs decided the same
     (lower key first; they join without the check, if no "different" forbids it; ``cluster``
-    joins the groups of such pairs afterwards instead)."""
-    return _star(pairs, rank, check, different or {}, same)[0]
+    joins the groups of such pairs afterwards instead); ``gather``: as ``cluster``."""
+    return _star(pairs, rank, check, different or {}, same, gather=gather)[0]
 
 
 def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False
