@@ -24,14 +24,10 @@ from collections import Counter
 
 import numpy as np
 
-from bench.quality.recall22_where import load
+from bench.quality.recall22_where import shipped
 from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, score
-from dedup.config.model import MatchConfig
-from dedup.index.bands import BandScheme, TextVerifier
 from dedup.index.clusters import QUORUM, star_clusters
 from dedup.index.groups import Pair
-from dedup.text.rarity import IDENTITY_SALT, ContentModel
-from dedup.text.signature import TextSignature
 
 VARIANTS = {"shipped": {}, "gather": {"gather": True}, "gather+heads": {"gather": True}}  # heads: ``joined``
 
@@ -39,19 +35,8 @@ VARIANTS = {"shipped": {}, "gather": {"gather": True}, "gather+heads": {"gather"
 def prepared(spec: str):
     """(n, signatures, verified pairs (a < b), verifier, truth codes, kinds by row) of one set at
     the shipped MatchConfig."""
-    m = MatchConfig()
-    data, identity, content = load(spec)
-    rows = sorted(data.rows, key=lambda r: r["id"])
+    data, rows, _, _, s, ver, i, j = shipped(spec)
     n = len(rows)
-    sig = TextSignature(content, identity, digits=m.digits)
-    head, hashes, counts = sig.parts(rows)
-    model = ContentModel.learn(hashes, n, m.common_share, m.common_rows, m.common_floor)
-    ids = ContentModel.learn(head[:, 1:].ravel(), n, m.common_share, m.common_rows, m.common_floor, IDENTITY_SALT)
-    s = sig.finish(head, hashes, counts, model, ids)
-    ver = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
-                       m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
-                       m.distinct_shared, m.distinct_share, sig.perms)
-    i, j = BandScheme(len(identity), short_chars=m.short_chars, anchors=m.anchors).near(s)
     ok = ver(s[i], s[j])
     verified = sorted({(min(a, b), max(a, b)) for a, b in zip(i[ok].tolist(), j[ok].tolist()) if a != b})
     labs = {lab: x for x, lab in enumerate(dict.fromkeys(data.truth[r["id"]] for r in rows))}
