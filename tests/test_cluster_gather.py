@@ -1,9 +1,11 @@
-"""Star clustering's gathering for record tables (dedup.index.clusters ``gather``, issue 22): a
+"""Star clustering's gathering (dedup.index.clusters ``gather``, issue 22): a
 corrupted copy whose only matches are later copies is brought into their group when a later row
-joins it, checked against the group's head like a later row; text tables never gather; a full
+joins it, checked against the group's head like a later row; record and text tables gather; a full
 then incremental run gathers as one full run does."""
 
 from __future__ import annotations
+
+import random
 
 from dedup.config import parse_config
 from dedup.index.clusters import cluster
@@ -13,7 +15,8 @@ from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
 from dedup.runs.recipe import Recipe
 from test_clusters import close, fps
-from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
+from helpers import config_for, make_table, petition
+from test_incremental import append, memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 from test_record_floor_runs import write
 from test_records_recipe import FIELDS, learned_scheme, table
 
@@ -48,13 +51,13 @@ def test_a_row_decided_different_from_a_member_is_not_gathered():
     assert groups(pairs, "123", check, gather=True, decisions=apart) == [["1", "3"]]
 
 
-def test_only_record_tables_gather():
+def test_record_and_text_tables_gather():
     def recipe(fields):
         return Recipe.of(parse_config({"source": {"url": "sqlite://"}, "tables": {"t": {"key": "id", "fields": fields}}}),
                          "t")
     persons, text = recipe({f: "short" for f in FIELDS}), recipe({"content": "text"})
     assert persons.gather and persons.stamp["gather"] is True  # a stored record table asks for one full run
-    assert not text.gather and "gather" not in text.stamp  # text tables: groups and stamp as before
+    assert text.gather and text.stamp["gather"] is True  # a stored text table too (bench/results/recall-s35.md)
 
 
 # --- a full then incremental run gathers as one full run does --------------------------------------
@@ -96,3 +99,30 @@ def test_full_then_incremental_gathers_as_one_full_run(store_url, tmp_path):  # 
     run_full(ref, "persons")
     assert memberships(cfg, "persons") == memberships(ref, "persons")
     assert ["10", "301", "302"] in memberships(ref, "persons")  # X gathered by Z in both
+
+
+def _collective() -> list[dict]:
+    """20 unrelated petitions, then A (ten segments of 30 random characters), X (A with two segments
+    replaced: too far from A to pair) and Z (A with one of them replaced: pairs with both), each
+    filed by someone else. Seed 1: Z's estimates with A and X both pass the bar."""
+    rng = random.Random(1)
+    chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    seg = ["".join(rng.choice(chars) for _ in range(30)) for _ in range(14)]
+    rows = [petition(i, "".join(rng.choice(chars) for _ in range(300)), f"人{i}", f"1380000{i:04d}") for i in range(1, 21)]
+    return rows + [petition(21, "".join(seg[:10]), "张三", "13900000001"),
+                   petition(22, "".join(seg[:8] + seg[10:12]), "李四", "13900000002"),
+                   petition(23, "".join(seg[:9] + seg[10:11]), "王五", "13900000003")]
+
+
+def test_a_text_table_gathers_in_a_full_then_incremental_run_as_in_one_full_run(store_url, tmp_path):  # noqa: F811
+    rows = _collective()
+    src = f"sqlite:///{tmp_path / 'src.db'}"
+    make_table(src, rows[:-1])
+    cfg = config_for(src, store_url, watermark="updated_at")
+    run_full(cfg)
+    assert memberships(cfg) == []  # X and A apart
+    append(src, rows[-1:])
+    assert run_incremental(cfg).rows_read == 1
+    ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", watermark="updated_at")
+    run_full(ref)
+    assert memberships(cfg) == memberships(ref) == [["21", "22", "23"]]  # X gathered by Z in both

@@ -69,22 +69,31 @@ def weighted_jaccard(fa, fb, weight) -> float:
     return float(w[np.isin(union, inter)].sum() / w.sum()) if len(union) else 0.0
 
 
+def shipped(spec: str):
+    """(data, rows in key order, signature parts (head, hashes, counts), content model, signatures,
+    verifier, candidates i, j) of one set at the shipped MatchConfig."""
+    m = MatchConfig()
+    data, identity, content = load(spec)
+    rows = sorted(data.rows, key=lambda r: r["id"])
+    n = len(rows)
+    sig = TextSignature(content, identity, digits=m.digits)
+    head, hashes, counts = sig.parts(rows)
+    model = ContentModel.learn(hashes, n, m.common_share, m.common_rows, m.common_floor)
+    ids = ContentModel.learn(head[:, 1:].ravel(), n, m.common_share, m.common_rows, m.common_floor, IDENTITY_SALT)
+    s = sig.finish(head, hashes, counts, model, ids)
+    ver = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
+                       m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
+                       m.distinct_shared, m.distinct_share, sig.perms)
+    i, j = BandScheme(len(identity), short_chars=m.short_chars, anchors=m.anchors).near(s)
+    return data, rows, (head, hashes, counts), model, s, ver, i, j
+
+
 def main(argv: list[str]) -> None:
     m = MatchConfig()
     for spec in argv:
-        data, identity, content = load(spec)
-        rows = sorted(data.rows, key=lambda r: r["id"])
+        data, rows, (head, hashes, counts), model, s, ver, i, j = shipped(spec)
         n = len(rows)
-        sig = TextSignature(content, identity, digits=m.digits)
-        head, hashes, counts = sig.parts(rows)
-        model = ContentModel.learn(hashes, n, m.common_share, m.common_rows, m.common_floor)
-        ids = ContentModel.learn(head[:, 1:].ravel(), n, m.common_share, m.common_rows, m.common_floor, IDENTITY_SALT)
-        s = sig.finish(head, hashes, counts, model, ids)
         feats = features(hashes, counts)
-        ver = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
-                           m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
-                           m.distinct_shared, m.distinct_share, sig.perms)
-        i, j = BandScheme(len(identity), short_chars=m.short_chars, anchors=m.anchors).near(s)
         cand = set(zip(i.tolist(), j.tolist()))
         ok = ver(s[i], s[j])
         verified = {(a, b) for a, b, k in zip(i.tolist(), j.tolist(), ok.tolist()) if k}
@@ -96,7 +105,7 @@ def main(argv: list[str]) -> None:
             b = np.array([pos[q] for _, q in pairs])
             return ver(s[a], s[b]).tolist() if len(a) else []
 
-        cl = star_clusters([Pair(key[a], key[b], 0) for a, b in verified], pos.__getitem__, check)
+        cl = star_clusters([Pair(key[a], key[b], 0) for a, b in verified], pos.__getitem__, check, gather=True)  # as dedup full (recall-s35)
         group = {pos[k]: g for g, c in enumerate(cl) for k in c}
         truth = [data.truth[r["id"]] for r in rows]
         kinds = getattr(data, "kinds", {}) or {}

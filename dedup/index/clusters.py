@@ -20,11 +20,13 @@ A head is more forgiving than the centre alone (a group whose first row is a cor
 takes the clean copies that match its other rows) and as strict against chains (the next link of a
 chain matches one head row, not most).
 
-Record tables (``gather``, issue 22): a corrupted copy whose only matches are later copies starts
+Gathering (``gather``, issue 22; record and text tables): a corrupted copy whose only matches are later copies starts
 a group no row joins, since a row looks back, never forward; when a later row then joins a group,
 it brings such earlier partners of its own that are still alone, each checked against the group's
 head like a later row. On the tuning persons with several copies each this took star clustering's
-recall from 0.968 to 0.985 (5,000 rows; bench/quality/records/sweep_gather.py); text tables never gather.
+recall from 0.968 to 0.985 (5,000 rows; bench/quality/records/sweep_gather.py); on the tuning
+petitions (collective copies filed before the copy that ties them) 0.9585 to 0.9647
+(bench/quality/recall_s35_sweep.py).
 
 Why this shape: a row's place depends only on the rows before it (and, gathered, on the row that
 gathered it), so a group's head is always its lowest keys and the stored groups are all the state
@@ -56,14 +58,15 @@ def need_of(head: int) -> int:
 
 def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
                   different: dict[str, set[str]] | None = None,
-                  same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset()) -> list[list[str]]:
+                  same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
+                  gather: bool = False) -> list[list[str]]:
     """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
 
     ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:
     key -> keys decided different from it (never in one cluster); ``same``: pairs decided the same
     (lower key first; they join without the check, if no "different" forbids it; ``cluster``
-    joins the groups of such pairs afterwards instead)."""
-    return _star(pairs, rank, check, different or {}, same)[0]
+    joins the groups of such pairs afterwards instead); ``gather``: as ``cluster``."""
+    return _star(pairs, rank, check, different or {}, same, gather=gather)[0]
 
 
 def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False

@@ -36,6 +36,7 @@ class TextMinHash(KeyedMethod):
 
     measure = "estimated Jaccard similarity of the contents"
     knob = "match.threshold"
+    gathers = True  # a collective copy whose partners all came later (bench/results/recall-s35.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> TextMinHash:

@@ -49,7 +49,7 @@ class Recipe:
     max_distance: int
     stamp: dict  # the version stamp, without what a full run learns
     clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
-    gather: bool = False  # star clustering with the method's gathering of rows left alone (record tables)
+    gather: bool = False  # star clustering with the method's gathering of rows left alone (record and text tables)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
