@@ -17,7 +17,7 @@ import argparse
 
 from bench.quality.records.init_config import describe, init_specs, renamed
 from bench.quality.records.sweep_joint import SETS
-from bench.quality.records.where import load, split
+from bench.quality.records.where import load, table
 from dedup.db import guess_columns
 
 GRIDS = {
@@ -42,13 +42,8 @@ def main(argv=None) -> int:
     for spec in a.sets.split(","):
         rows, _, fields = load(spec)
         print(f"- {spec}: {describe(init_specs(*renamed(rows, fields, rename))[0])}")
-    print("\n| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
-          "| never: fields equal -> pairs | keys |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
-    for grid in a.grid.split(","):
-        for kw in GRIDS[grid]:
-            for spec in a.sets.split(","):
-                print(split(spec, kw, True, rename), flush=True)
+    print()
+    table(a.sets.split(","), [kw for g in a.grid.split(",") for kw in GRIDS[g]], True, rename)
     return 0
 
 

@@ -78,6 +78,18 @@ def split(spec: str, kw: dict, init: bool = False, rename: dict | None = None) -
             f"{dict(sorted(agree.items()))} | {scheme.key_fields()} {scheme.pair_keys()} {scheme.band_keys()} |")
 
 
+HEADER = ("| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
+          "| never: fields equal -> pairs | keys |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
+
+
+def table(sets: list[str], settings: list[dict], init: bool = False, rename: dict | None = None) -> None:
+    """Print the header and one row per setting and set (settings outermost)."""
+    print(HEADER)
+    for kw in settings:
+        for spec in sets:
+            print(split(spec, kw, init, rename), flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("sets", nargs="+")
@@ -85,11 +97,7 @@ def main(argv=None) -> int:
     ap.add_argument("--init", action="store_true", help="the fields and weights `dedup init` writes")
     a = ap.parse_args(argv)
     kw = {k: (int(v) if v.isdigit() else float(v)) for k, v in (s.split("=") for s in a.set)}
-    print("| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
-          "| never: fields equal -> pairs | keys |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
-    for spec in a.sets:
-        print(split(spec, kw, a.init), flush=True)
+    table(a.sets, [kw], a.init)
     return 0
 
 
