@@ -27,6 +27,7 @@ GRIDS = {
     "joint": [{"joint": False}],
     "floor_light more": [{"floor_light": b} for b in (8.0, 10.0)],
     "floor_light 6 threshold": [{"floor_light": 6.0, "threshold": 0.65}],
+    "floor_bands": [{"floor_bands": b} for b in (0, 1)],
 }
 
 
