@@ -28,6 +28,8 @@ GRIDS = {
     "floor_light more": [{"floor_light": b} for b in (8.0, 10.0)],
     "floor_light 6 threshold": [{"floor_light": 6.0, "threshold": 0.65}],
     "floor_bands": [{"floor_bands": b} for b in (0, 1)],
+    "floor_pairs": [{"floor_pairs": 12}, {"floor_partners": 30.0}],
+    "floor_pairs 12": [{"floor_pairs": 12}],
 }
 
 
