@@ -48,7 +48,7 @@ def components(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
 
 def test_copies_blind_the_learning_and_the_floor_still_finds_every_person():
     rows, who = copied_table()
-    blind, sig = learned_scheme(rows, floor_exact=0)
+    blind, sig = learned_scheme(rows, floor_exact=0, floor_light=0.0)  # no floor at all, light or full
     assert blind.key_fields() == [] and not blind.band_keys()  # the failure of issue 22
     scheme, _ = learned_scheme(rows)
     assert scheme.floored() and len(scheme.key_fields()) == 2

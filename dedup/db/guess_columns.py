@@ -5,13 +5,15 @@ tell a person or a thing (names, phones, ids, addresses, dates of birth) are ide
 ``short`` (the whole value) beside long text, where they only lower the bar for a pair, and
 ``chars`` (character n-grams, robust to typos) in a table of records without text, weighted as
 config.example.yaml's persons table is (ids 3, names and dates of birth 2, phones and addresses 1.5).
-Columns of few distinct values (gender, a status, a province), amounts, counts, flags, binary data
+A column whose name says nothing (``col7``, ``soc_sec_id``) is still an id number when its values
+look like one (``id_like``). Columns of few distinct values (gender, a status, a province), amounts, counts, flags, binary data
 and dates other than a birth date are left out, each with the reason.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ..config.starter import Choice
@@ -30,6 +32,11 @@ _WEIGHTS = {"id": 3, "name": 2, "birth": 2, "phone": 1.5, "email": 1.5, "address
 _SAID = {"id": "an id number", "name": "a name", "birth": "a date of birth", "phone": "a phone number",
          "email": "an email address", "address": "an address", "code": "a code or number"}
 _TELLS = ("id", "name", "birth", "phone", "email", "address", "code")
+ID_CHARS = 7  # an id number by its values: at least this long (postcodes and street numbers are shorter),
+ID_SHAPE = 0.8  # this share of values of one length and of digits,
+ID_DISTINCT = 0.5  # and this share distinct (copies of one person repeat it)
+_DATE = re.compile(r"(19|20)\d\d[-/.]?(0[1-9]|1[0-2])[-/.]?(0[1-9]|[12]\d|3[01])$")
+_MOBILE = re.compile(r"(\+?86)?1[3-9]\d{9}$")  # a mainland mobile number: a phone, not an id
 LONG_CHARS = 40  # average characters from which a value is long text whatever the column is called
 FEW_SHARE = 0.02  # distinct values under this share of the sampled ones: few (with at least 50 sampled)
 
@@ -95,6 +102,30 @@ def _kind(column) -> str:
     return "other"
 
 
+def id_like(p: Profile) -> bool:
+    """Whether a text column's values read as an id number whatever its name: long runs of digits
+    of one length (letters allowed, as in passports or an 18-character id ending in X), mostly
+    distinct, and not dates (a date of birth written as 19850312 has the same shape)."""
+    if not p.text or p.filled < 10 or p.distinct < ID_DISTINCT * p.filled:
+        return False
+    lengths = Counter(map(len, p.strings))
+    length, most = lengths.most_common(1)[0]
+    if length < ID_CHARS or most < ID_SHAPE * p.filled:
+        return False
+    chars = "".join(p.strings)
+    if any(c.isspace() for c in chars) or sum(c.isdigit() for c in chars) < ID_SHAPE * len(chars):
+        return False
+    return sum(bool(_DATE.match(v)) for v in p.strings) < 0.5 * p.filled
+
+
+def said_by(p: Profile) -> str | None:
+    """What a column holds, by its name (``HINTS``), else an id number (or a mobile phone) by its values."""
+    said = next((h for h in _TELLS if hinted(p.column.name, h)), None)
+    if said is None and id_like(p):
+        return "phone" if sum(bool(_MOBILE.match(v)) for v in p.strings) >= ID_SHAPE * p.filled else "id"
+    return said
+
+
 def _role(p: Profile) -> tuple[str | None, str]:
     """text, identity or None (left out), and why."""
     name = p.column.name
@@ -112,8 +143,9 @@ def _role(p: Profile) -> tuple[str | None, str]:
         return None, f"few distinct values ({p.spread()}): equal values say little"
     if p.text and (p.avg_len >= LONG_CHARS or p.words >= 5 or hinted(name, "text") and p.avg_len >= 8):
         return "text", f"long text, {p.avg_len:.0f} characters on average: its words are compared"
-    said = next((h for h in _TELLS if hinted(name, h)), None)
-    return "identity", f"{_SAID.get(said, 'short values')}, {p.spread()}"
+    said = said_by(p)
+    by_values = " (by its values)" if said in ("id", "phone") and not hinted(name, said) else ""
+    return "identity", f"{_SAID.get(said, 'short values')}{by_values}, {p.spread()}"
 
 
 def choose_fields(profiles: list[Profile], sampled: int) -> tuple[list, list]:
@@ -128,7 +160,7 @@ def choose_fields(profiles: list[Profile], sampled: int) -> tuple[list, list]:
         elif role is None:
             left_out.append(Choice(name, None, why))
         elif has_text:  # beside long text an identity value only lowers the bar: keep those that tell a person
-            tells = any(hinted(name, h) for h in _TELLS)
+            tells = said_by(p) is not None
             if tells or p.distinct >= 0.5 * p.filled:
                 fields.append(Choice(name, "short", why))
             else:
@@ -145,7 +177,7 @@ def _chars(p: Profile) -> object:
     spec: dict = {"kind": "chars"}
     if p.avg_len <= 4:
         spec["n"] = 1
-    weight = next((w for h, w in _WEIGHTS.items() if hinted(p.column.name, h)), None)
+    weight = _WEIGHTS.get(said_by(p) or "")
     if weight is not None:
         spec["weight"] = weight
     return spec if len(spec) > 1 else "chars"

@@ -88,12 +88,15 @@ class RecordScheme:
     Defaults chosen by bench/quality/records/sweep.py on the training persons (bench/datasets/records/training.py)
     only; the floor's by bench/quality/records/sweep_floor.py on those and bench/datasets/records/copies.py,
     its trigger ``floor_below`` by bench/quality/records/sweep_gather.py (1.5: 1.0 and 0.5 score the same
-    but key a 20,000-row training table by the floor too, twice the candidates); ``floor_pairs`` (10:
-    the floor's missed candidates 0.4-0.6 % of true pairs -> 0.1-0.2 % for 3 % more candidates) and
-    ``swaps`` by bench/quality/records/where.py (bench/results/persons-fs-i22.md); ``floor_light`` (4
-    expected partners: 2 left 1.4-2.6 % of true pairs never candidates with 20 % of people copied, 6
-    tripled the candidates of the 20,000-row training table for nothing) and ``joint`` by
-    bench/quality/records/sweep_joint.py (bench/results/persons-i22-s34.md).
+    but key a 20,000-row training table by the floor too, twice the candidates); ``swaps`` by
+    bench/quality/records/where.py (bench/results/persons-fs-i22.md); ``joint`` by
+    bench/quality/records/sweep_joint.py (bench/results/persons-i22-s34.md); ``floor_light`` (6
+    expected partners) and ``floor_pairs`` (12, all the room two key fields and two bands leave) by
+    bench/quality/records/sweep_init.py through the config `dedup init` writes
+    (bench/results/persons-s35.md: floor_light 4 left the 20 %-copied 10,000-row table at F1 0.986,
+    6 0.991, the other tables keyed alike, though with every field ``short``, gender and status among
+    them, 6 tripled the candidates of the 20,000-row training table; floor_pairs 10 -> 12 floored
+    copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for 1 % more candidates).
     """
 
     fields: int
@@ -109,13 +112,13 @@ class RecordScheme:
     r: int = 4
     max_bucket: int = 200        # a key value of more rows than this makes no pairs (learned, reported)
     floor_exact: int = 2         # the floor: at least this many key fields,
-    floor_pairs: int = 10        # pair keys (more than max_pairs when the floor is in use, within MAX_KEYS)
+    floor_pairs: int = 12        # pair keys (more than max_pairs when the floor is in use, within MAX_KEYS)
     floor_bands: int = 2         # and band keys, whatever max_partners left,
     floor_partners: float = 20.0  # expected partners of the floor keys of each kind together (a budget)
     floor_below: float = 1.5     # the floor is off when floor_exact fields have at most this many partners
     swaps: bool = True           # two fields whose values the pair holds crosswise score as equal
     joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
-    floor_light: float = 4.0     # the floor's budget when it is not in use (0: no floor keys then)
+    floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 

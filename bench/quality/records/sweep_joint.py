@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from bench.quality.records.where import split
+from bench.quality.records.where import table
 
 SETS = ("copies20:5000:0,copies20:5000:3,copies20:10000:4,copies40:5000:0,copies:5000:0,copies60:5000:0,"
         "copiesnf:5000:0,train:5000:0,labelled:20000:0,copies:20000:1,copies40:20000:1,train:20000:0")
@@ -34,13 +34,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", default=SETS)
     ap.add_argument("--grid", default=",".join(GRIDS))
     a = ap.parse_args(argv)
-    print("| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
-          "| never: fields equal -> pairs | keys |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
-    for grid in a.grid.split(","):
-        for kw in GRIDS[grid]:
-            for spec in a.sets.split(","):
-                print(split(spec, kw), flush=True)
+    table(a.sets.split(","), [kw for g in a.grid.split(",") for kw in GRIDS[g]])
     return 0
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 
 import numpy as np
 
+from bench.quality.records.init_config import init_specs, renamed
 from bench.quality.records.pipeline import specs
 from bench.quality.records.sweep_floor import dataset
 from bench.quality.records.sweep_gather import star_groups
@@ -43,10 +44,15 @@ def true_pairs(lab: np.ndarray) -> set[tuple[int, int]]:
     return {(a, b) for rows in by.values() for i, a in enumerate(rows) for b in rows[i + 1:]}
 
 
-def split(spec: str, kw: dict) -> str:
+def split(spec: str, kw: dict, init: bool = False, rename: dict | None = None) -> str:
+    """One row of the table; ``init``: the fields, kinds and weights `dedup init` writes (after
+    ``rename``), else every field ``short`` at weight 1 (the sweeps before s35)."""
     rows, truth, fields = load(spec)
-    sig = RecordSignature(specs(fields), k=int(kw.get("k", 8))).of_rows(rows)
-    scheme = RecordScheme(len(fields), **kw)
+    rows, fields = renamed(rows, fields, rename or {})
+    chosen = init_specs(rows, fields)[0] if init else specs(fields)
+    sig = RecordSignature(chosen, k=int(kw.get("k", 8))).of_rows(rows)
+    weights = tuple(f.weight for f in chosen) if init else None
+    scheme = RecordScheme(len(chosen), **{"field_weights": weights, **kw})
     scheme = scheme.with_learned(scheme.learn(sig))
     i, j = scheme.near(sig)
     keys = [str(r["id"]) for r in rows]
@@ -72,17 +78,26 @@ def split(spec: str, kw: dict) -> str:
             f"{dict(sorted(agree.items()))} | {scheme.key_fields()} {scheme.pair_keys()} {scheme.band_keys()} |")
 
 
+HEADER = ("| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
+          "| never: fields equal -> pairs | keys |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
+
+
+def table(sets: list[str], settings: list[dict], init: bool = False, rename: dict | None = None) -> None:
+    """Print the header and one row per setting and set (settings outermost)."""
+    print(HEADER)
+    for kw in settings:
+        for spec in sets:
+            print(split(spec, kw, init, rename), flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("sets", nargs="+")
     ap.add_argument("--set", action="append", default=[], help="a RecordScheme setting, name=value")
+    ap.add_argument("--init", action="store_true", help="the fields and weights `dedup init` writes")
     a = ap.parse_args(argv)
     kw = {k: (int(v) if v.isdigit() else float(v)) for k, v in (s.split("=") for s in a.set)}
-    print("| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
-          "| never: fields equal -> pairs | keys |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
-    for spec in a.sets:
-        print(split(spec, kw), flush=True)
+    table(a.sets, [kw], a.init)
     return 0
 
 
