@@ -175,8 +175,18 @@ class TextVerifier:
         how many the one with fewer has (0, 0 without number tokens)."""
         if not self.numbers_at:
             return np.zeros(len(a)), np.zeros(len(a), np.int64)
-        shared, least = shared_numbers(a[:, self.numbers_at:], b[:, self.numbers_at:])
+        return self.tokens_alike(a[:, self.numbers_at:], b[:, self.numbers_at:])
+
+    @staticmethod
+    def tokens_alike(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``numbers_alike`` of the number words alone (the signatures from ``numbers_at`` on)."""
+        shared, least = shared_numbers(a, b)
         return np.where(least > 0, shared / np.maximum(least, 1), 0.0), least
+
+    def numbers_agree(self, share: np.ndarray, least: np.ndarray) -> np.ndarray:
+        """Rule ``numbers``' condition on the numbers (its bar on J apart): both name at least
+        ``numbers_least`` and share at least ``numbers_share`` of the fewer."""
+        return (least >= self.numbers_least) & (share >= self.numbers_share - 1e-9)
 
     def numbers_evidence(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of
@@ -191,7 +201,7 @@ class TextVerifier:
             return none, none.copy()
         share, least = self.numbers_alike(a, b)
         named = least >= self.numbers_least
-        keep = on_for & (j >= self.numbers_floor) & named & (share >= self.numbers_share - 1e-9)
+        keep = on_for & (j >= self.numbers_floor) & self.numbers_agree(share, least)
         drop = on_against & (j < self.numbers_sure) & named & (share < self.numbers_against - 1e-9)
         return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
 

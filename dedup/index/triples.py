@@ -23,7 +23,6 @@ import math
 
 import numpy as np
 
-from .numbers import shared_numbers
 
 TRIPLE = 3
 
@@ -90,7 +89,6 @@ class MayVerify:
         out = np.zeros(len(i), dtype=bool)
         named = np.flatnonzero(least >= v.numbers_least)  # the cheap half first: both name enough
         if len(named):
-            shared, kept = shared_numbers(np.take(self.numbers, i[named], axis=0),
-                                          np.take(self.numbers, j[named], axis=0))
-            out[named] = (kept >= v.numbers_least) & (shared >= (v.numbers_share - 1e-9) * np.maximum(kept, 1))
+            out[named] = v.numbers_agree(*v.tokens_alike(np.take(self.numbers, i[named], axis=0),
+                                                         np.take(self.numbers, j[named], axis=0)))
         return out
