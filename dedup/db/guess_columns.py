@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..config.starter import Choice
 
@@ -57,6 +57,7 @@ class Profile:
     avg_len: float
     max_len: int
     words: float  # average whitespace-separated words
+    said: tuple[str | None] | None = field(default=None, repr=False, compare=False)  # (said_by's answer,), once asked
 
     @property
     def filled(self) -> int:
@@ -119,7 +120,14 @@ def id_like(p: Profile) -> bool:
 
 
 def said_by(p: Profile) -> str | None:
-    """What a column holds, by its name (``HINTS``), else an id number (or a mobile phone) by its values."""
+    """What a column holds, by its name (``HINTS``), else an id number (or a mobile phone) by its
+    values; worked out once a profile (init asks it of one column up to three times)."""
+    if p.said is None:
+        p.said = (_said_by(p),)
+    return p.said[0]
+
+
+def _said_by(p: Profile) -> str | None:
     said = next((h for h in _TELLS if hinted(p.column.name, h)), None)
     if said is None and id_like(p):
         return "phone" if sum(bool(_MOBILE.match(v)) for v in p.strings) >= ID_SHAPE * p.filled else "id"
