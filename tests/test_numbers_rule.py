@@ -213,3 +213,28 @@ def test_the_brief_bar_is_in_the_stamp_only_when_on():
     on, off = verify(), verify(numbers_brief_chars=0)
     assert on["numbers_brief_chars"] == M.numbers_brief_chars and on["numbers_brief_against"] == M.numbers_brief_against
     assert "numbers_brief_chars" not in off and off == {k: v for k, v in on.items() if "brief" not in k}
+
+
+def test_explain_names_the_brief_bar_that_rejected_a_pair(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from dedup.cli import main
+    from helpers import make_table
+    rows = [{"id": n, **r} for n, r in enumerate(_brief_rows(), 1)]
+    make_table(f"sqlite:///{tmp_path / 'src.db'}", rows)
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
+                   "tables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, content: text}\n",
+                   encoding="utf-8")
+    assert CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
+    other = str(len(rows) - 1)  # the new incident sharing 3 of incident 1's 5 numbers
+    got = CliRunner().invoke(main, ["-c", str(cfg), "explain", "1", other, "--json"])
+    assert got.exit_code == 0, got.output
+    view = json.loads(got.output)
+    assert view["rule"]["rule"] == "numbers_brief_against" and view["rule"]["knob"] == "match.numbers_brief_against"
+    assert view["rule"]["threshold"] == M.numbers_brief_against and view["rule"]["numbers"] == 0.6
+    assert view["rule"]["least"] == 5
+    text = CliRunner().invoke(main, ["-c", str(cfg), "explain", "1", other, "--no-color"]).output.splitlines()[0]
+    assert "brief content with its numbers unlike, match.numbers_brief_against; numbers 0.600 of 5 in common" in text
