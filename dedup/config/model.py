@@ -147,7 +147,7 @@ class MatchConfig:
     numbers_share: float = 0.8  # ... and sharing at least this share of the fewer
     numbers_against: float = 0.5  # long contents under numbers_sure sharing less of their numbers than this: not kept (0: never)
     numbers_sure: float = 0.9  # ... (the numbers count against a pair only under this J)
-    numbers_brief_chars: int = 100  # long contents, the shorter under this many characters (0: off) ...
+    numbers_brief_chars: int = 0  # long contents, the shorter under this many characters (0: off; 100: on) ...
     numbers_brief_against: float = 0.9  # ... under numbers_sure sharing less of their numbers than this: not kept
 
 
