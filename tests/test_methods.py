@@ -111,6 +111,7 @@ def _reference_keys(case, config, recipe, sk):
                                 c.short_identity_threshold, c.short_chars, numbers_floor=c.numbers_floor,
                                 numbers_least=c.numbers_least, numbers_share=c.numbers_share,
                                 numbers_against=c.numbers_against, numbers_sure=c.numbers_sure,
+                                numbers_brief_chars=c.numbers_brief_chars, numbers_brief_against=c.numbers_brief_against,
                                 numbers_at=recipe.method.signature.numbers_at)  # rule numbers (issue 22), on
     i, j = scheme.near(sig)
     return (i, j), scheme.names_of(sig), verifier, verifier(sig[i], sig[j])

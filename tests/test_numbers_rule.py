@@ -156,3 +156,88 @@ def test_explain_names_rule_numbers_and_its_share(tmp_path):
     assert M.numbers_floor <= view["similarity"] < M.threshold
     text = CliRunner().invoke(main, ["-c", str(cfg), "explain", "1", "2", "--no-color"]).output.splitlines()[0]
     assert f"content with its numbers alike, match.numbers_floor; numbers 1.000 of {view['rule']['least']} in common" in text
+
+
+BRIEF_ON = 100  # the brief bar is off by default (bench/results/places-s36.md); the sweep's point turns it on
+BRIEF = ("{b}号楼{u}单元的电梯从{m}月{d}日开始三天两头停运，{t}度的天气里老人只能爬楼梯。"
+         "物业和维保公司互相推诿，一直没人来修，请有关部门尽快处理。")  # 60-100 characters cleaned
+
+
+def _brief_rows() -> list[dict]:
+    """24 brief complaints on one template, then (rows -3 .. -1) incident 0's refile by its author
+    with a greeting, a new incident elsewhere sharing 3 of its 5 numbers (by someone of the same
+    name: the identity bar), and a neighbour's rewording of that new incident."""
+    rng = random.Random(11)
+    facts = [{"b": rng.randint(1, 30), "u": rng.randint(1, 6), "m": rng.randint(1, 12), "d": rng.randint(1, 28),
+              "t": rng.randint(2, 15)} for _ in range(24)]
+    rows = [{"content": PLACES[k % len(PLACES)] + "二三四五"[k // len(PLACES)] + "期：" + BRIEF.format(**f), "name": f"住户{k}",
+             "phone": f"139{k:08d}"} for k, f in enumerate(facts)]
+    other = {**facts[0], "b": facts[0]["b"] % 30 + 1, "d": facts[0]["d"] % 28 + 1}  # same unit, month, degrees
+    rows.append({**rows[0], "content": "您好！" + rows[0]["content"]})
+    rows.append({"content": "东湖新城：" + BRIEF.format(**other), "name": rows[0]["name"], "phone": "13600000000"})
+    rows.append({"content": "东湖新城的住户反映：" + BRIEF.format(**other).replace("请有关部门尽快处理", "希望给个说法"),
+                 "name": "邻居", "phone": "13500000000"})
+    return rows
+
+
+def test_brief_contents_need_more_of_their_numbers_alike():
+    """Session 36: two brief template complaints sharing 3 of 5 small-range numbers (unit, month,
+    degrees) pass the bars and the plain share of 0.5; the brief bar (0.9) rejects them and names
+    its rule, while a refile of one incident (all its numbers) stays kept."""
+    sig, s = _signatures(_brief_rows())
+    old = _verifier(sig, numbers_against=M.numbers_against, numbers_sure=M.numbers_sure)
+    new = _verifier(sig, numbers_against=M.numbers_against, numbers_sure=M.numbers_sure,
+                    numbers_brief_chars=BRIEF_ON, numbers_brief_against=M.numbers_brief_against)
+    first, refile, other, others_refile = s[:1], s[-3:-2], s[-2:-1], s[-1:]
+    assert M.identity_threshold <= new.scores(first, other)[0] < M.numbers_sure
+    assert M.short_chars <= s[:, 0].min() and s[:, 0].max() < BRIEF_ON  # long, and brief
+    share, least = new.numbers_alike(first, other)
+    assert M.numbers_against <= share[0] < M.numbers_brief_against and least[0] == 5
+    assert old(first, other).all() and not new(first, other).any()  # the bars keep it, the brief bar does not
+    assert new.rules(first, other) == ["numbers_brief_against"] and old.rules(first, other) != ["numbers_brief_against"]
+    assert new(first, refile).all() and new(other, others_refile).all()
+    assert M.numbers_floor <= new.scores(other, others_refile)[0] < M.numbers_sure  # under the bar, its numbers all alike
+    off = _verifier(sig, numbers_against=M.numbers_against, numbers_sure=M.numbers_sure, numbers_brief_chars=0,
+                    numbers_brief_against=M.numbers_brief_against)
+    assert off(first, other).all()  # numbers_brief_chars 0: off
+
+
+def test_the_brief_bar_is_in_the_stamp_only_when_on():
+    from dedup.config.parse import parse_config
+    from dedup.runs.recipe import Recipe
+
+    def verify(**match):
+        config = parse_config({"source": {"url": "sqlite://"}, "match": match,
+                               "tables": {"t": {"key": "id", "fields": {"name": "short", "content": "text"}}}})
+        return Recipe.of(config).method.stamp()["verify"]
+
+    on, off = verify(numbers_brief_chars=BRIEF_ON), verify()
+    assert M.numbers_brief_chars == 0 and on["numbers_brief_chars"] == BRIEF_ON
+    assert on["numbers_brief_against"] == M.numbers_brief_against
+    assert "numbers_brief_chars" not in off and off == {k: v for k, v in on.items() if "brief" not in k}
+
+
+def test_explain_names_the_brief_bar_that_rejected_a_pair(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from dedup.cli import main
+    from helpers import make_table
+    rows = [{"id": n, **r} for n, r in enumerate(_brief_rows(), 1)]
+    make_table(f"sqlite:///{tmp_path / 'src.db'}", rows)
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
+                   f"match: {{numbers_brief_chars: {BRIEF_ON}}}\n"
+                   "tables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, content: text}\n",
+                   encoding="utf-8")
+    assert CliRunner().invoke(main, ["-c", str(cfg), "full", "-q"]).exit_code == 0
+    other = str(len(rows) - 1)  # the new incident sharing 3 of incident 1's 5 numbers
+    got = CliRunner().invoke(main, ["-c", str(cfg), "explain", "1", other, "--json"])
+    assert got.exit_code == 0, got.output
+    view = json.loads(got.output)
+    assert view["rule"]["rule"] == "numbers_brief_against" and view["rule"]["knob"] == "match.numbers_brief_against"
+    assert view["rule"]["threshold"] == M.numbers_brief_against and view["rule"]["numbers"] == 0.6
+    assert view["rule"]["least"] == 5
+    text = CliRunner().invoke(main, ["-c", str(cfg), "explain", "1", other, "--no-color"]).output.splitlines()[0]
+    assert "brief content with its numbers unlike, match.numbers_brief_against; numbers 0.600 of 5 in common" in text

@@ -68,7 +68,7 @@ def _with_numbers(sig: np.ndarray, seed: int) -> np.ndarray:
 def test_the_screen_keeps_what_rule_numbers_accepts_under_the_bars(seed, perms):
     sig = _with_numbers(_signatures(seed, 60, perms), seed)
     v = TextVerifier(IDENTITY, perms=perms, numbers_floor=0.45, numbers_against=0.5, numbers_sure=0.9,
-                     numbers_at=1 + IDENTITY + perms // 2)
+                     numbers_at=1 + IDENTITY + perms // 2, numbers_brief_chars=100, numbers_brief_against=0.75)
     i, j = np.triu_indices(len(sig), 1)
     keep = v(sig[i], sig[j])
     small = v.compact(sig)

@@ -47,7 +47,9 @@ GRID = [OFF, (0.5, 4, 0.8, 0.0, 1.0)] + list(itertools.product((0.45, 0.5, 0.55)
                                                                (0.85, 0.9, 1.0)))
 
 
-def sweep_set(spec: str, results: dict, grid: list[tuple]) -> None:
+def signed(spec: str) -> tuple:
+    """(signatures, candidate pairs i and j, truth codes, numbers_at, identity columns) of one set:
+    signed with the shipped weighting and its number tokens, candidates from the shipped BandScheme."""
     data, identity, content = load(spec)
     rows = sorted(data.rows, key=lambda r: r["id"])
     labs = {lab: i for i, lab in enumerate(dict.fromkeys(data.truth[r["id"]] for r in rows))}
@@ -58,7 +60,12 @@ def sweep_set(spec: str, results: dict, grid: list[tuple]) -> None:
     ids = ContentModel.learn(head[:, 1:].ravel(), len(rows), *WEIGHTING, IDENTITY_SALT)
     s = sig.finish(head, hashes, counts, model, ids, sig.numbers_of(rows))
     i, j = BandScheme(len(identity)).near(s)
-    score_grid(spec, s, i, j, code, sig.numbers_at, len(identity), grid, results)
+    return s, i, j, code, sig.numbers_at, len(identity)
+
+
+def sweep_set(spec: str, results: dict, grid: list[tuple]) -> None:
+    s, i, j, code, at, identity = signed(spec)
+    score_grid(spec, s, i, j, code, at, identity, grid, results)
 
 
 def score_grid(spec, s, i, j, code, at, identity, grid, results) -> None:

@@ -17,10 +17,12 @@ def parse_match(raw: dict, problems) -> MatchConfig:
     values = {k: _fraction(raw, k, problems, getattr(d, k))
               for k in ("threshold", "identity_threshold", "short_threshold", "short_identity_threshold",
                         "common_share", "common_floor", "distinct_threshold", "distinct_floor", "distinct_share",
-                        "numbers_floor", "numbers_share", "numbers_against", "numbers_sure")}
+                        "numbers_floor", "numbers_share", "numbers_against", "numbers_sure", "numbers_brief_against")}
     values["common_rows"] = integer(raw, "common_rows", "match", problems, default=d.common_rows, minimum=1)
     values["distinct_shared"] = integer(raw, "distinct_shared", "match", problems, default=d.distinct_shared, minimum=0)
     values["numbers_least"] = integer(raw, "numbers_least", "match", problems, default=d.numbers_least, minimum=1)
+    values["numbers_brief_chars"] = integer(raw, "numbers_brief_chars", "match", problems,
+                                            default=d.numbers_brief_chars, minimum=0)
     values["digits"] = raw.get("digits", d.digits)
     if values["digits"] not in DIGIT_MODES:
         problems.add("match.digits", f"must be one of {', '.join(DIGIT_MODES)}")

@@ -44,7 +44,8 @@ KEYS = {
     "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
               "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits",
               "distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share",
-              "numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure"},
+              "numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure",
+              "numbers_brief_chars", "numbers_brief_against"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
@@ -146,6 +147,8 @@ class MatchConfig:
     numbers_share: float = 0.8  # ... and sharing at least this share of the fewer
     numbers_against: float = 0.5  # long contents under numbers_sure sharing less of their numbers than this: not kept (0: never)
     numbers_sure: float = 0.9  # ... (the numbers count against a pair only under this J)
+    numbers_brief_chars: int = 0  # long contents, the shorter under this many characters (0: off; 100: on) ...
+    numbers_brief_against: float = 0.9  # ... under numbers_sure sharing less of their numbers than this: not kept
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

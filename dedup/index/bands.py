@@ -36,7 +36,11 @@ the full run learned, so a full run over more rows can decide otherwise than ful
 ``numbers_floor`` when both name at least ``numbers_least`` and share at least ``numbers_share``
 of the fewer (a refile of one incident on a shared topic template), and count against a long pair
 under ``numbers_sure`` that shares less than ``numbers_against`` of them (another incident at the
-same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. Every
+same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. With
+``numbers_brief_chars`` (off by default) a brief pair, the shorter content under it, is held to
+``numbers_brief_against`` instead:
+a one-sentence template's own details are small-range numbers, and in a large table two incidents
+share half of them by chance (bench/results/places-s36.md). Every
 decision depends on the two rows alone, so a full run and any sequence of incremental runs find the
 same pairs.
 
@@ -169,6 +173,8 @@ class TextVerifier:
     numbers_against: float = 0.0  # a long pair under ``numbers_sure`` sharing less than this share of its numbers is not kept
     numbers_sure: float = 1.0  # ... (0.0: the numbers never count against a pair)
     numbers_at: int = 0  # the signature word where the number tokens start (0: none)
+    numbers_brief_chars: int = 0  # a long pair whose shorter content is under this many characters ...
+    numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens the two rows have in common, and
@@ -195,15 +201,29 @@ class TextVerifier:
         against it (J under ``numbers_sure``, both naming at least ``numbers_least``, sharing less
         than ``numbers_against``: another incident of one topic at one place)."""
         on_for = bool(self.numbers_at) and self.numbers_floor < self.threshold
-        on_against = bool(self.numbers_at) and bool(self.numbers_against)
+        on_against = bool(self.numbers_at) and bool(self.numbers_against or self.brief_on)
         if not (on_for or on_against):
             none = np.zeros(len(a), dtype=bool)
             return none, none.copy()
         share, least = self.numbers_alike(a, b)
         named = least >= self.numbers_least
         keep = on_for & (j >= self.numbers_floor) & self.numbers_agree(share, least)
-        drop = on_against & (j < self.numbers_sure) & named & (share < self.numbers_against - 1e-9)
+        drop = on_against & (j < self.numbers_sure) & named & (share < self.against_bar(a, b) - 1e-9)
         return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
+
+    @property
+    def brief_on(self) -> bool:
+        return self.numbers_brief_chars > 0 and self.numbers_brief_against > 0
+
+    def brief(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Whether each pair's shorter content is brief (under ``numbers_brief_chars``): a template of
+        a sentence or two, where two incidents share half their small-range numbers by chance."""
+        return np.minimum(a[:, 0], b[:, 0]) < self.numbers_brief_chars if self.brief_on else np.zeros(len(a), bool)
+
+    def against_bar(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The share of numbers under which each pair's numbers count against it (session 36: a brief
+        pair's bar is ``numbers_brief_against`` when higher; bench/quality/tuning22_brief_sweep.py)."""
+        return np.where(self.brief(a, b), max(self.numbers_against, self.numbers_brief_against), self.numbers_against)
 
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Estimated Jaccard similarity of the contents (0 when either has none)."""
@@ -263,7 +283,8 @@ class TextVerifier:
              "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
              "distinct": ("content with its distinctive details alike", "distinct_threshold"),
              "numbers": ("content with its numbers alike", "numbers_floor"),
-             "numbers_against": ("content with its numbers unlike", "numbers_against")}
+             "numbers_against": ("content with its numbers unlike", "numbers_against"),
+             "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
         """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
@@ -276,12 +297,13 @@ class TextVerifier:
         numbers, unlike_mask = self.numbers_evidence(a, b, j)
         numbers &= ~short
         unlike = (unlike_mask & ~short).tolist()
+        brief = (self.brief(a, b) & (self.numbers_brief_against > self.numbers_against)).tolist()
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
             if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt):
-                out.append("numbers_against")  # the bar it reached, overruled
+                out.append("numbers_brief_against" if brief[n] else "numbers_against")  # the bar it reached, overruled
             elif x >= getattr(self, self.RULES[plain][1]):
                 out.append(plain)
             elif s and x >= getattr(self, self.RULES[with_id][1]):

@@ -53,6 +53,7 @@ class TextMinHash(KeyedMethod):
                                 m.distinct_shared, m.distinct_share, signature.perms, numbers_floor=m.numbers_floor,
                                 numbers_least=m.numbers_least, numbers_share=m.numbers_share,
                                 numbers_against=m.numbers_against, numbers_sure=m.numbers_sure,
+                                numbers_brief_chars=m.numbers_brief_chars, numbers_brief_against=m.numbers_brief_against,
                                 numbers_at=signature.numbers_at if numbers else 0)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor))
@@ -79,8 +80,10 @@ class TextMinHash(KeyedMethod):
             if self.signature.distinct_perms else ()
 
     def _numbers_keys(self) -> tuple[str, ...]:
-        """Rule numbers' settings in the stamp, only when it is on (off: the stamp before it)."""
-        return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure") \
+        """Rule numbers' settings in the stamp, only when it is on (off: the stamp before it); its bar
+        for brief contents only when that is on."""
+        brief = ("numbers_brief_chars", "numbers_brief_against") if self.verifier.brief_on else ()
+        return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure", *brief) \
             if self.signature.numbers else ()
 
     def may_verify(self, sig: np.ndarray) -> MayVerify:
@@ -135,7 +138,7 @@ class TextMinHash(KeyedMethod):
             out.append({"rule": rule, "name": words, "threshold": float(getattr(v, knob)), "knob": f"match.{knob}"})
             if rule == "distinct":  # the second measure: what its threshold is compared with
                 out[-1].update(details=round(float(details[n]), 4), shared=int(round(float(shared[n]))))
-            if rule in ("numbers", "numbers_against"):  # the share of the numbers in common, how many the fewer are
+            if rule in ("numbers", "numbers_against", "numbers_brief_against"):  # the share of the numbers in common, how many the fewer are
                 out[-1].update(numbers=round(float(alike[n]), 4), least=int(least[n]))
         return out
 

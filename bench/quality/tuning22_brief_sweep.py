@@ -1,0 +1,73 @@
+"""The sweep behind rule ``numbers``'s bar for brief contents (issue 22, session 36: the held-out
+topic_place lost precision as the table grew, 0.998 at 5k to 0.928 at 200k, every false link
+between template contents under 100 characters sharing half their small-range numbers by chance),
+on TUNING sets only: the sets of tuning22_numbers_sweep.py and bench/datasets/tuning22/places_brief.py
+(brief templates whose own details are small-range numbers) at 5,000 and 50,000 rows.
+
+    python -m bench.quality.tuning22_brief_sweep [--sets places_brief:5000:0,...]
+
+Each set signed once as in tuning22_numbers_sweep.py; verified at the shipped bars and rule
+``numbers``'s shipped point, with each (numbers_brief_chars, numbers_brief_against) of GRID: a long
+pair whose shorter content is under numbers_brief_chars characters is not kept under numbers_sure
+sharing less than numbers_brief_against of its numbers (0, 0.0: off, the recipe before). Grouped by
+star clustering, ranked as there (precision kept within 0.001 of off on every set and no false
+group over 5 rows first, then the highest lowest recall, then the mean F1). Log:
+bench/results/logs/s36/tuning22_brief_sweep.log (run before ``signed`` was split out of
+tuning22_numbers_sweep.sweep_set, the same steps): only the bar 0.9 left no false group over 5 rows
+on places_brief at 50,000 rows (0.67 to 0.8: 3; off: 12, P 0.936); of 80, 100 and 120 characters
+at 0.9, 100 ranked first (120 lost recall on forms and places, 80 kept precision 0.0006 lower on
+forms): chosen numbers_brief_chars 100, numbers_brief_against 0.9. Shipped off (numbers_brief_chars
+0, the bar 0.9 kept for who turns it on): on the held-out sets it lost recall
+(bench/results/places-s36.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+
+import numpy as np
+
+from bench.quality.tuning22_numbers_sweep import SETS as NUMBERS_SETS, signed
+from bench.quality.tuning22_recall_sweep import ranked, score_point
+from dedup.index.bands import TextVerifier
+
+SETS = NUMBERS_SETS + ",places_brief:5000:0,places_brief:50000:1"
+SHIPPED = dict(numbers_floor=0.45, numbers_least=4, numbers_share=0.8, numbers_against=0.5, numbers_sure=0.9)
+OFF = (0, 0.0)
+GRID = [OFF] + list(itertools.product((80, 100, 120), (0.6, 0.67, 0.75, 0.8, 0.9)))
+
+
+def sweep_set(spec: str, results: dict) -> None:
+    s, i, j, code, at, identity = signed(spec)
+    for chars, against in GRID:
+        verifier = TextVerifier(identity, numbers_at=at, numbers_brief_chars=chars,
+                                numbers_brief_against=against, **SHIPPED)
+        p, rec, f1, big, over5 = score_point(s, i, j, verifier, code)
+        results.setdefault((chars, against), []).append((spec, p, rec, f1, big, over5))
+        print(f"{spec:<24} brief_chars {chars:3d} brief_against {against:.2f}: P {p:.4f} R {rec:.4f} F1 {f1:.4f} "
+              f"largest false {big} false>5 {over5}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", default=SETS)
+    a = ap.parse_args()
+    results: dict[tuple, list] = {}
+    for spec in a.sets.split(","):
+        sweep_set(spec, results)
+    allowed, order = ranked(results, OFF)
+    print("\nRanked: precision kept on every set (P >= off's - 0.001) and no false group over 5 rows first, "
+          "then the highest lowest recall, then the mean F1. Per set: " + ", ".join(x[0] for x in results[OFF]))
+    head = ("numbers_brief_chars", "numbers_brief_against", "allowed", "min P", "min R", "mean F1",
+            "largest false group", "false groups > 5", "P per set", "R per set")
+    print("\n| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
+    for point, rs in order:
+        cells = [*map(str, point), str(allowed(rs)), f"{min(x[1] for x in rs):.4f}", f"{min(x[2] for x in rs):.4f}",
+                 f"{np.mean([x[3] for x in rs]):.4f}", str(max(x[4] for x in rs)), str(sum(x[5] for x in rs)),
+                 " ".join(f"{x[1]:.4f}" for x in rs), " ".join(f"{x[2]:.4f}" for x in rs)]
+        print("| " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
