@@ -95,3 +95,22 @@ def test_the_floor_follows_the_learned_statistics_only():
     again = RecordScheme(len(FIELDS)).with_learned(dict(scheme.learned))
     new = RecordSignature(specs(FIELDS)).of_rows(rows[:40])
     assert np.array_equal(again.keys(new), scheme.keys(sig[:40]))
+
+
+def test_no_floor_key_meets_more_than_floor_each_partners_beyond_the_best_field():
+    """A floor key whose buckets chance fills (its expected partners well above the row's own
+    copies, which the best field, an id, counts) is left out, so the floor's candidates a row stay
+    bounded as the table grows; without the cap the same table takes such keys."""
+    from dedup.index.record_keys import partners
+    rows, _ = copied_table(people=300, seed=5)
+    rng = random.Random(5)
+    few = {id(r): (f"地址{rng.randrange(15)}", f"1390000{rng.randrange(15):04d}") for r in rows}
+    rows = [dict(r, address=few[id(r)][0], phone=few[id(r)][1]) for r in rows]  # every row draws: 225 pairs by chance
+    loose, _ = learned_scheme(rows, floor_each=1000.0)
+    scheme, _ = learned_scheme(rows)
+    assert scheme.floored() and scheme.floor_each < 1000.0
+    pair = {(a, b): partners(n, s, hn, hs) for a, b, n, _, s, hn, hs in scheme.learned["pairs"]}
+    bar = scheme.floor_each + min(scheme._field_partners().values())
+    assert max(pair[k] for k in loose.pair_keys()) > bar  # the cap has something to cut here
+    assert all(pair[k] <= bar or pair[k] <= scheme.max_partners for k in scheme.pair_keys())
+    assert scheme.pair_keys() and set(scheme.pair_keys()) < set(loose.pair_keys())

@@ -78,6 +78,7 @@ def test_joint_is_learned_only_when_asked_and_is_in_the_stamp():
                         "tables": {"persons": {"key": "id", "fields": {f: "short" for f in FIELDS}}}})
     keys = Records.of(cfg, cfg.tables["persons"]).stamp()["keys"]
     assert keys["joint"] is True and keys["floor_light"] == 6.0 and keys["floor_pairs"] == 12  # one full run asked
+    assert keys["floor_each"] == 1.5  # s36: a stored table keyed before the cap asks for one full run
 
 
 def test_two_fields_whose_agreeing_rows_agree_on_everything_are_copies_not_a_household():

@@ -33,11 +33,12 @@ def partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 
     return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
-def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0) -> list:
+def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0, each: float = math.inf) -> list:
     """The keys of ``partners`` (key -> expected partners) to use, best first: those under
-    ``cap`` by partners; with a ``floor``, up to ``floor`` keys more first, as long as their
-    expected partners together stay within ``budget`` (so candidates per row stay flat as the
-    table grows: a key whose buckets fill up gives way to cheaper ones), pair keys (field tuples)
+    ``cap`` by partners; with a ``floor``, up to ``floor`` keys more first, each of at most
+    ``each`` partners, as long as their expected partners together stay within ``budget`` (so
+    candidates per row stay bounded as the table grows: a key whose buckets fill up by chance
+    gives way to cheaper ones, and no single one takes the budget), pair keys (field tuples)
     that share no field with a chosen one before the others, so one damaged field cannot take
     out the whole floor (given name + surname, then street + suburb, ...)."""
     ranked = sorted(partners, key=lambda k: (partners[k], k))
@@ -51,7 +52,7 @@ def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0) -> l
     floor_keys: list = []
     spent = 0.0
     for k in apart + [k for k in ranked if k not in apart]:
-        if len(floor_keys) < floor and spent + partners[k] <= budget:
+        if len(floor_keys) < floor and partners[k] <= each and spent + partners[k] <= budget:
             floor_keys.append(k)
             spent += partners[k]
     return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]

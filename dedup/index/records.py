@@ -31,9 +31,11 @@ the floor is used: up
 to ``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
 given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners
 first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
-rows, so candidates per row stay flat as the table grows), besides whatever the cap took (the
+rows, so candidates per row are bounded as the table grows), besides whatever the cap took (the
 floor's pair keys may outnumber ``max_pairs``, within MAX_KEYS keys a row); hot values are
-switched off as for every key. A table whose learning finds its key fields still gets a light
+switched off as for every key; no floor key may expect ``floor_each`` partners more than the best
+field (an id meets a row's copies; the rest is chance, which grows with the table), so candidates
+a row stay bounded. A table whose learning finds its key fields still gets a light
 floor: the floor's pair keys and bands within the much smaller budget ``floor_light``, besides the
 ``max_pairs`` pair keys under the cap (with 20 % of people copied, the id and the birth date pass
 the trigger and the capped pair keys all held the given name: 3-5 % of true pairs were never
@@ -96,7 +98,8 @@ class RecordScheme:
     (bench/results/persons-s35.md: floor_light 4 left the 20 %-copied 10,000-row table at F1 0.986,
     6 0.991, the other tables keyed alike, though with every field ``short``, gender and status among
     them, 6 tripled the candidates of the 20,000-row training table; floor_pairs 10 -> 12 floored
-    copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for 1 % more candidates).
+    copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for 1 % more candidates); ``floor_each`` (1.5) by
+    sweep_init --sets growth (bench/results/persons-s36.md: candidates a row halved, F1 alike).
     """
 
     fields: int
@@ -119,6 +122,7 @@ class RecordScheme:
     swaps: bool = True           # two fields whose values the pair holds crosswise score as equal
     joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
+    floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -195,11 +199,15 @@ class RecordScheme:
         bar = min(self.max_partners, self.floor_below)
         return sum(p <= bar for p in self._field_partners().values()) < self.floor_exact
 
-    def _floor(self, floor: int) -> tuple[int, float]:
-        """(keys, budget) of the floor: the whole budget when it is in use, else ``floor_light``."""
+    def _floor(self, floor: int) -> tuple[int, float, float]:
+        """(keys, budget, cap of each key) of the floor: the whole budget when it is in use, else
+        ``floor_light``. A key may have at most ``floor_each`` expected partners more than the best
+        field (an id: its partners are the row's own copies), so what a floor key meets by chance,
+        which grows with the table, stays bounded key by key."""
+        each = self.floor_each + min(self._field_partners().values(), default=0.0)
         if self.floored():
-            return floor, self.floor_partners
-        return (floor, self.floor_light) if self.floor_light else (0, 0.0)
+            return floor, self.floor_partners, each
+        return (floor, self.floor_light, each) if self.floor_light else (0, 0.0, 0.0)
 
     def key_fields(self) -> list[int]:
         """The fields that key rows by exact value, fewest expected partners first (the floor's
@@ -212,11 +220,11 @@ class RecordScheme:
         keyf = set(self.key_fields())
         part = {(a, b): _partners(n, s, hn, hs) for a, b, n, d, s, hn, hs in self._learned()["pairs"]
                 if a not in keyf and b not in keyf and d >= self.min_key_distinct}
-        budget = self._floor(self.floor_pairs)[1]
+        _, budget, each = self._floor(self.floor_pairs)
         if not budget:
             return choose(part, self.max_partners)[:self.max_pairs]
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
-        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget)
+        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget, each)
         capped = [k for k in choose(part, self.max_partners) if k not in floor]
         if self.floored():
             room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
