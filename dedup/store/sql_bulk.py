@@ -48,11 +48,10 @@ def insert_columns(conn, table: sa.Table, columns: tuple[str, ...], parts: Itera
     block entries' write CPU: bench/results/store-s36.md); elsewhere, and the rows and their order,
     as ``insert_tuples``."""
     head, one = _statement(conn, table, columns)
-    if head is None or conn.dialect.name != "sqlite":
-        for values in parts:
-            n = _length(values)
-            insert_tuples(conn, table, columns,
-                          zip(*(v if isinstance(v, list) else itertools.repeat(v, n) for v in values)))
+    if head is None or conn.dialect.name != "sqlite":  # one stream of tuples: one COPY on PostgreSQL
+        insert_tuples(conn, table, columns, itertools.chain.from_iterable(
+            zip(*(v if isinstance(v, list) else itertools.repeat(v, _length(values)) for v in values))
+            for values in parts))
         return
     for values in parts:
         _sqlite_flat(conn, head, one, len(columns), _flat(len(columns), values))
