@@ -69,3 +69,47 @@ def test_postgres_copy_writes_what_the_inserts_wrote_in_their_order_and_rolls_ba
     with engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(table).where(table.c.a == "late")).scalar() == 0
     engine.dispose()
+
+
+@pytest.mark.parametrize("n", [0, 1, 332, 333, 334, 5000, 12_345])
+def test_columns_write_the_rows_tuples_write_in_their_order(n):
+    """insert_columns (lists and a value the same in every row) stores what insert_tuples stores,
+    in the same order: a rowid table numbers them alike."""
+    engine = sa.create_engine("sqlite://")
+    metadata.create_all(engine)
+    data = rows(n)
+    with engine.begin() as conn:
+        halves = (data[:n // 2], data[n // 2:])  # parts of any length, an empty one included
+        sql_bulk.insert_columns(conn, table, ("a", "b", "c"), (
+            ([r[0] for r in part], [r[1] for r in part], [r[2] for r in part]) for part in (*halves, [])))
+        assert written(conn) == data
+        sql_bulk.insert_columns(conn, ordered, ("a", "c"), [([r[0] for r in data], b"same")])
+        sql_bulk.insert_tuples(conn, ordered, ("a", "c"), [(r[0], b"same") for r in data])
+        stored = [tuple(r) for r in conn.execute(sa.select(ordered.c.a, ordered.c.c).order_by(ordered.c.id))]
+        assert stored == [(r[0], b"same") for r in data] * 2
+
+
+def test_columns_on_a_server_go_through_the_same_path_as_tuples(postgres_url):
+    engine = sa.create_engine(postgres_url)
+    metadata.create_all(engine)
+    data = rows(700)
+    with engine.begin() as conn:
+        conn.execute(table.delete())
+        sql_bulk.insert_columns(conn, table, ("a", "b", "c"), [([r[0] for r in data], [r[1] for r in data], None)])
+        assert written(conn) == [(a, b, None) for a, b, _ in data]
+        conn.execute(table.delete())
+    engine.dispose()
+
+
+def test_a_part_that_fails_to_be_made_stops_the_write_with_its_error():
+    engine = sa.create_engine("sqlite://")
+    metadata.create_all(engine)
+
+    def parts():
+        yield ["a1", "a2"], 1, None
+        raise ValueError("the third slice could not be made")
+
+    with pytest.raises(ValueError, match="third slice"), engine.begin() as conn:
+        sql_bulk.insert_columns(conn, table, ("a", "b", "c"), parts())
+    with engine.connect() as conn:
+        assert written(conn) == []  # the transaction rolled back

@@ -1,11 +1,12 @@
 """Whether this checkout's `dedup full` stores what a baseline checkout's stores: every table's rows.
 
-    python -m bench.perf.store_same --baseline-code /path/to/a/checkout/of/main [--rows 20000] [--seed 100]
+    python -m bench.perf.store_same --baseline-code /path/to/a/checkout/of/main [--rows 20000] [--seed 100] [--demo]
 
 Runs ``run_full`` on the news-length petitions table of bench/perf/vs_rensa.py with each checkout
 (each in a process of its own, a fresh SQLite store each), then compares every table of the two
 stores row by row, sorted, leaving out the columns that hold clock times (started_at, finished_at,
 updated_at, lock_expires) and the runs' summaries (they hold seconds). One line a table.
+``--demo``: the demo generator's petitions and config instead (bench/perf/store_write.py's).
 """
 
 from __future__ import annotations
@@ -39,10 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--out", type=Path, default=OUT / "vs_rensa")
+    ap.add_argument("--demo", action="store_true", help="the demo generator's petitions (seed 5)")
     args = ap.parse_args(argv)
+    from bench.perf.store_write import demo_table
     from bench.perf.vs_rensa import make_table
 
-    table = make_table(args.rows, args.seed, args.out)
+    table = demo_table(args.rows, args.out) if args.demo else make_table(args.rows, args.seed, args.out)
     a = stored(table, table / "same-this", None)
     b = stored(table, table / "same-baseline", args.baseline_code)
     differ = 0

@@ -2,14 +2,15 @@
 
     python -m bench.perf.store_write [--rows 200000] [--seed 100] [--out bench/out/vs_rensa]
                                      [--baseline-code /path/to/a/checkout/of/main] [--repeat 2]
-                                     [--store postgresql+psycopg://127.0.0.1/test]
+                                     [--store postgresql+psycopg://127.0.0.1/test] [--demo]
 
 Makes (once) the news-length petitions table of bench/perf/vs_rensa.py and, with this checkout, the
 snapshot a full run hands the store (rows, sketches, block entries, terms, groups, changes: pickled
 beside the table as ``snapshot.pkl``); then writes it into a fresh SQLite store file in a process of
 its own, alternately with this checkout's and the baseline's dedup, in one transaction as
 ``SqlStore._replace`` does. ``--store`` writes into a server store instead (the table's rows there
-are deleted before and after each write). Each line: the CPU seconds of each write step, the commit's wall
+are deleted before and after each write). ``--demo``: the demo generator's petitions (``generate_petitions(rows, seed=5)``, the demo
+config, as bench/perf/scale_workers.py) instead of the news-length ones. Each line: the CPU seconds of each write step, the commit's wall
 seconds, the whole wall and CPU seconds and the 1-minute load.
 """
 
@@ -95,6 +96,23 @@ def write_child(folder: Path, url: str | None) -> None:
     sys.stdout.write(json.dumps(out) + "\n")
 
 
+def demo_table(rows: int, out: Path) -> Path:
+    """The demo generator's petitions (seed 5) in ``out/demo-ROWS`` with the demo config (made once)."""
+    import yaml
+
+    from dedup.demo import DEMO_CONFIG
+    from dedup.demo.generator import generate_petitions, write_sample_db
+
+    folder = out / f"demo-{rows}"
+    if not (folder / "dedup.yaml").is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        write_sample_db(f"sqlite:///{folder.resolve() / 'petitions.db'}", generate_petitions(rows, seed=5))
+        raw = yaml.safe_load(DEMO_CONFIG)
+        raw["source"]["url"], raw["store"]["url"] = "sqlite:///petitions.db", "sqlite:///petitions-store.db"  # the cwd's
+        (folder / "dedup.yaml").write_text(yaml.safe_dump(raw, allow_unicode=True))
+    return folder
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=200_000)
@@ -103,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline-code", type=Path)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--store", help="a SQLAlchemy URL of a server store to write into (default: a fresh SQLite file)")
+    ap.add_argument("--demo", action="store_true", help="the demo generator's petitions (seed 5)")
     ap.add_argument("--write-child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.write_child:
@@ -110,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bench.perf.vs_rensa import make_table
 
-    folder = make_table(args.rows, args.seed, args.out)
+    folder = demo_table(args.rows, args.out) if args.demo else make_table(args.rows, args.seed, args.out)
     if not (folder / "snapshot.pkl").is_file():
         subprocess.run([sys.executable, "-c", SNAPSHOT, str(folder)], check=True, env=child_env(), cwd=ROOT)
     codes = [("this checkout", None)] + ([("baseline code", args.baseline_code)] if args.baseline_code else [])

@@ -4,6 +4,7 @@ statement on SQLite and COPY on PostgreSQL (psycopg 3)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 
 import sqlalchemy as sa
 
@@ -26,21 +27,65 @@ def insert_tuples(conn, table: sa.Table, columns: tuple[str, ...], rows) -> None
     """Insert plain tuples of ``columns`` through the driver's own executemany, CHUNK at a time;
     on SQLite many rows a statement (``sqlite_rows``), on PostgreSQL one COPY (``postgres_copy``)."""
     rows = iter(rows)
-    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
-    if mark is None:  # a driver with named parameters: the general path
+    head, one = _statement(conn, table, columns)
+    if head is None:  # a driver with named parameters: the general path
         insert_dicts(conn, table, (dict(zip(columns, r)) for r in rows))
         return
-    q = conn.dialect.identifier_preparer
-    cols = ", ".join(q.quote(c) for c in columns)
-    head, one = f"INSERT INTO {q.format_table(table)} ({cols}) VALUES ", f"({', '.join([mark] * len(columns))})"
     if conn.dialect.name == "sqlite":
         sqlite_rows(conn, head, one, len(columns), rows)
         return
     if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
-        postgres_copy(conn, q.format_table(table), cols, rows)
+        postgres_copy(conn, _table_name(conn, table), _columns(conn, columns), rows)
         return
     for chunk in iter(lambda: list(itertools.islice(rows, CHUNK)), []):
         conn.exec_driver_sql(head + one, chunk)
+
+
+def insert_columns(conn, table: sa.Table, columns: tuple[str, ...], parts: Iterable[Sequence]) -> None:
+    """Insert rows given column by column, a part at a time: each part holds a list for each column
+    (all of one length) or a single value for a column the same in every row. On SQLite each part's
+    parameters are laid out by slice assignments, not a tuple a row then flattened (a fifth of the
+    block entries' write CPU: bench/results/store-s36.md); elsewhere, and the rows and their order,
+    as ``insert_tuples``."""
+    head, one = _statement(conn, table, columns)
+    if head is None or conn.dialect.name != "sqlite":  # one stream of tuples: one COPY on PostgreSQL
+        insert_tuples(conn, table, columns, itertools.chain.from_iterable(
+            zip(*(v if isinstance(v, list) else itertools.repeat(v, _length(values)) for v in values))
+            for values in parts))
+        return
+    for values in parts:
+        _sqlite_flat(conn, head, one, len(columns), _flat(len(columns), values))
+
+
+def _length(values: Sequence) -> int:
+    return max((len(v) for v in values if isinstance(v, list)), default=0)
+
+
+def _flat(width: int, values: Sequence) -> list:
+    """The rows' parameters one after another, laid out a column at a time."""
+    n = _length(values)
+    flat: list = [None] * (n * width)
+    for j, v in enumerate(values):
+        flat[j::width] = v if isinstance(v, list) else [v] * n
+    return flat
+
+
+def _statement(conn, table: sa.Table, columns: tuple[str, ...]) -> tuple[str | None, str]:
+    """The INSERT's head (``INSERT INTO t (a, b) VALUES ``) and one row's placeholders; head None
+    for a driver with named parameters."""
+    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(conn.dialect.paramstyle)
+    if mark is None:
+        return None, ""
+    return (f"INSERT INTO {_table_name(conn, table)} ({_columns(conn, columns)}) VALUES ",
+            f"({', '.join([mark] * len(columns))})")
+
+
+def _table_name(conn, table: sa.Table) -> str:
+    return conn.dialect.identifier_preparer.format_table(table)
+
+
+def _columns(conn, columns: tuple[str, ...]) -> str:
+    return ", ".join(conn.dialect.identifier_preparer.quote(c) for c in columns)
 
 
 def sqlite_rows(conn, head: str, one: str, width: int, rows) -> None:
@@ -49,14 +94,20 @@ def sqlite_rows(conn, head: str, one: str, width: int, rows) -> None:
     of a bulk insert's time (3.2 million block entries of a 200k-row run: bench/results/store-write-i26.md);
     the rows and their order in the table are the same."""
     per = max(1, SQLITE_VARS // width)
-    many, step = head + ",".join([one] * per), per * width
     for chunk in iter(lambda: list(itertools.islice(rows, CHUNK // per * per or per)), []):
-        whole = len(chunk) // per * per
-        if whole:
-            flat = list(itertools.chain.from_iterable(chunk[:whole]))
-            conn.exec_driver_sql(many, [tuple(flat[i:i + step]) for i in range(0, len(flat), step)])
-        if whole < len(chunk):
-            conn.exec_driver_sql(head + one, chunk[whole:])
+        _sqlite_flat(conn, head, one, width, list(itertools.chain.from_iterable(chunk)))
+
+
+def _sqlite_flat(conn, head: str, one: str, width: int, flat: list) -> None:
+    """Rows whose parameters lie one after another in ``flat``: ``SQLITE_VARS // width`` rows a
+    statement, the few left one a row."""
+    per = max(1, SQLITE_VARS // width)
+    step = per * width
+    whole = len(flat) // step * step
+    if whole:
+        conn.exec_driver_sql(head + ",".join([one] * per), [tuple(flat[i:i + step]) for i in range(0, whole, step)])
+    if whole < len(flat):
+        conn.exec_driver_sql(head + one, [tuple(flat[i:i + width]) for i in range(whole, len(flat), width)])
 
 
 def postgres_copy(conn, table: str, cols: str, rows) -> None:

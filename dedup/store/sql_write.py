@@ -12,7 +12,7 @@ from ..index.groups import Group
 from . import sql_schema as S
 from .model import BlockEntries, GroupChange, Skipped, sketch_blobs, to_signed
 from .entries import PackedEntries, packed
-from .sql_bulk import CHUNK, insert_dicts as insert, insert_tuples
+from .sql_bulk import CHUNK, insert_columns, insert_dicts as insert, insert_tuples
 
 
 def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None,
@@ -27,12 +27,14 @@ def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.nda
 
 
 def add_blocks(conn, table: str, entries: BlockEntries | PackedEntries) -> None:
-    """Block entries through the driver's own executemany, as plain tuples in the index's order
-    (dedup.store.entries), made a slice at a time: SQLAlchemy's per-row parameter handling cost 15
-    of the 39 s that 2.9 million entries took (200k rows), and random index inserts most of the rest."""
-    insert_tuples(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"), (
-        (table, name, key, fp) for part in packed(entries).slices(by_key=True)
-        for name, key, fp in zip(part.names, part.keys, part.fingerprints.view(np.int64).tolist())))
+    """Block entries in the index's order (dedup.store.entries), made a slice at a time and handed
+    over column by column (``insert_columns``):
+    SQLAlchemy's per-row parameter handling cost 15 of the 39 s that 2.9 million entries took (200k
+    rows), random index inserts most of the rest, and a tuple an entry a fifth of what was left
+    (bench/results/store-s36.md)."""
+    insert_columns(conn, S.blocks, ("table_name", "block_name", "textname", "hashcode"), (
+        (table, part.names, part.keys, part.fingerprints.view(np.int64).tolist())
+        for part in packed(entries).slices(by_key=True)))
 
 
 def remove_blocks(conn, table: str, entries: BlockEntries) -> None:
