@@ -3,7 +3,7 @@ two of 60-100 characters whose only own details are small-range numbers (buildin
 day, days, floor) and the community in its title. At tens of thousands of rows two unrelated
 incidents on one topic share half their numbers by chance (the failure the numbers must not fall
 into as the table grows); 5 % of complaints are a new incident at an earlier one's place.
-Session 37 (prompted by session 36's held-out diagnosis: the true links a brief bar lost there
+Session 36, second helper (prompted by session 36's held-out diagnosis: the true links a brief bar lost there
 differ by one number token): a third of refiles edit one number or mistype its unit character
 (zh.number_edit), and 40 % of neighbours name their own building.
 
@@ -23,7 +23,7 @@ from .output import cli, numbered
 
 KINDS = ("original", "refiled", "neighbour", "new_incident")
 NEW_INCIDENT = 0.05
-OWN_BUILDING = 0.4  # share of neighbours naming their own building, the next one (session 37)
+OWN_BUILDING = 0.4  # share of neighbours naming their own building, the next one (session 36, i22-places2)
 BRIEF = (  # slots: thing wrong harm ask, bld unit month day days floor times
     "{bld}号楼{unit}单元的{thing}{wrong}，从{month}月{day}日起已经{days}天，{harm}，请{ask}。",
     "{month}月{day}日以来{bld}号楼{unit}单元{thing}{wrong}，{floor}楼的住户{harm}，反映了{times}次，请{ask}。",

@@ -74,12 +74,12 @@ def edit(rng: random.Random, text: str, extra: list[str] = ()) -> str:
     return text + rng.choice(("望尽快处理。", "谢谢！", "盼复。"))
 
 
-NUMBER_EDIT = 0.33  # share of refiles that edit one number or its unit (session 37)
+NUMBER_EDIT = 0.33  # share of refiles that edit one number or its unit (session 36, i22-places2)
 UNIT_TYPOS = {"号": "好", "单": "但", "天": "夭", "月": "越", "日": "曰", "楼": "搂", "次": "此", "份": "分"}
 
 
 def number_edit(rng: random.Random, text: str) -> str:
-    """A refile's edit of one number (session 37): another value written for it, or a typo on the
+    """A refile's edit of one number (session 36, i22-places2): another value written for it, or a typo on the
     unit character after it (2单 / 2但), which breaks the number token (digits and the character after)."""
     runs = [m for m in re.finditer(r"\d+", text)]
     units = [m for m in runs if m.end() < len(text) and text[m.end()] in UNIT_TYPOS]
