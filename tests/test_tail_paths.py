@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import dedup.index.pairs as pairs_module
 from dedup.config import parse_config
+from dedup.config.model import MatchConfig
 from dedup.demo import DEMO_CONFIG
 from dedup.demo.generator import generate_petitions
 from dedup.index.bands import TextVerifier
@@ -19,6 +20,7 @@ from dedup.runs.parallel import featurize_rows
 from dedup.runs.recipe import Recipe
 
 IDENTITY = 3
+SHIPPED = MatchConfig()
 LENGTHS = (0, 10, 59, 60, 400, 70_000)  # none, short, the short bar's edge, long, past a 16-bit field
 
 
@@ -68,7 +70,8 @@ def _with_numbers(sig: np.ndarray, seed: int) -> np.ndarray:
 def test_the_screen_keeps_what_rule_numbers_accepts_under_the_bars(seed, perms):
     sig = _with_numbers(_signatures(seed, 60, perms), seed)
     v = TextVerifier(IDENTITY, perms=perms, numbers_floor=0.45, numbers_against=0.5, numbers_sure=0.9,
-                     numbers_at=1 + IDENTITY + perms // 2, numbers_brief_chars=100, numbers_brief_against=0.75)
+                     numbers_at=1 + IDENTITY + perms // 2, numbers_brief_chars=SHIPPED.numbers_brief_chars,
+                     numbers_brief_against=SHIPPED.numbers_brief_against)  # the shipped brief bar
     i, j = np.triu_indices(len(sig), 1)
     keep = v(sig[i], sig[j])
     small = v.compact(sig)

@@ -147,8 +147,8 @@ class MatchConfig:
     numbers_share: float = 0.8  # ... and sharing at least this share of the fewer
     numbers_against: float = 0.5  # long contents under numbers_sure sharing less of their numbers than this: not kept (0: never)
     numbers_sure: float = 0.9  # ... (the numbers count against a pair only under this J)
-    numbers_brief_chars: int = 0  # long contents, the shorter under this many characters (0: off; 100: on) ...
-    numbers_brief_against: float = 0.9  # ... under numbers_sure sharing less of their numbers than this: not kept
+    numbers_brief_chars: int = 80  # long contents, the shorter under this many characters (0: off) ... (tuning22_brief_sweep, i22-places2)
+    numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

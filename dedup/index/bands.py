@@ -37,8 +37,8 @@ the full run learned, so a full run over more rows can decide otherwise than ful
 of the fewer (a refile of one incident on a shared topic template), and count against a long pair
 under ``numbers_sure`` that shares less than ``numbers_against`` of them (another incident at the
 same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. With
-``numbers_brief_chars`` (off by default) a brief pair, the shorter content under it, is held to
-``numbers_brief_against`` instead:
+``numbers_brief_chars`` (on by default since session 36 (i22-places2), bench/results/places2-s36.md) a brief
+pair, the shorter content under it, is held to ``numbers_brief_against`` instead:
 a one-sentence template's own details are small-range numbers, and in a large table two incidents
 share half of them by chance (bench/results/places-s36.md). Every
 decision depends on the two rows alone, so a full run and any sequence of incremental runs find the

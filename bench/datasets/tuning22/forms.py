@@ -8,7 +8,8 @@
   duplicates of each other.
 * ``mass``: one text filed by many people (a mass petition), each copy with its filer's name,
   phone and address, a quarter with a small edit; one truth cluster per text, however large.
-* ``refiled``: the same person filing an earlier letter (plain or form) again with a small edit.
+* ``refiled``: the same person filing an earlier letter (plain or form) again with a small edit
+  (session 36, i22-places2: a third also edit one number or mistype its unit, zh.number_edit).
 * ``original``: ordinary letters, each on a topic with its own details.
 """
 
@@ -78,6 +79,7 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
         title = f"{fx['comm']}{topic[0]}问题"
         letter(kind, text, title, who, lab)
         for _ in range(rng.choice((1, 1, 2)) if rng.random() < 0.12 else 0):
+            text = zh.number_edit(rng, text) if rng.random() < zh.NUMBER_EDIT else text  # session 36, i22-places2
             text = zh.edit(rng, text, ["请尽快处理。", f"{fx['date']}又发生了同样的情况。"])
             again = {**who, "phone": zh.phone(rng)} if rng.random() < 0.2 else who
             letter("refiled", text, title if rng.random() < 0.8 else f"再次反映{topic[0]}问题", again, lab)

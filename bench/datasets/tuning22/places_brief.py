@@ -3,6 +3,9 @@ two of 60-100 characters whose only own details are small-range numbers (buildin
 day, days, floor) and the community in its title. At tens of thousands of rows two unrelated
 incidents on one topic share half their numbers by chance (the failure the numbers must not fall
 into as the table grows); 5 % of complaints are a new incident at an earlier one's place.
+Session 36, second helper (prompted by session 36's held-out diagnosis: the true links a brief bar lost there
+differ by one number token): a third of refiles edit one number or mistype its unit character
+(zh.number_edit), and 40 % of neighbours name their own building.
 
     python -m bench.datasets.tuning22.places_brief --rows 50000 --seed 0 --out /tmp/t22/brief-50k
 
@@ -20,6 +23,7 @@ from .output import cli, numbered
 
 KINDS = ("original", "refiled", "neighbour", "new_incident")
 NEW_INCIDENT = 0.05
+OWN_BUILDING = 0.4  # share of neighbours naming their own building, the next one (session 36, i22-places2)
 BRIEF = (  # slots: thing wrong harm ask, bld unit month day days floor times
     "{bld}号楼{unit}单元的{thing}{wrong}，从{month}月{day}日起已经{days}天，{harm}，请{ask}。",
     "{month}月{day}日以来{bld}号楼{unit}单元{thing}{wrong}，{floor}楼的住户{harm}，反映了{times}次，请{ask}。",
@@ -63,10 +67,14 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
         docs.append(({**who, "title": title, "content": text}, kind, lab))
         r = rng.random()
         for _ in range(rng.randint(1, 2) if r < 0.15 and kind == "original" else 0):
-            docs.append(({**who, "title": title, "content": zh.edit(rng, text, ["请尽快处理。"])}, "refiled", lab))
+            again = zh.number_edit(rng, text) if rng.random() < zh.NUMBER_EDIT else text
+            docs.append(({**who, "title": title, "content": zh.edit(rng, again, ["请尽快处理。"])}, "refiled", lab))
         for _ in range(rng.randint(1, 3) if 0.15 <= r < 0.25 and kind == "original" else 0):
             other = {"name": zh.name(rng), "phone": zh.phone(rng), "address": zh.address(rng, dist, comm)}
-            own = write(rng, topic, fx, rng.randrange(len(BRIEF))) if rng.random() < 0.3 else text
+            if rng.random() < OWN_BUILDING:  # the same words, their own building (the next one)
+                own = write(rng, topic, {**fx, "bld": fx["bld"] % 30 + 1}, form)
+            else:
+                own = write(rng, topic, fx, rng.randrange(len(BRIEF))) if rng.random() < 0.3 else text
             docs.append(({**other, "title": title, "content": zh.edit(rng, own)}, "neighbour", lab))
     docs = docs[:n_rows]
     rng.shuffle(docs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 SURNAMES = "赵钱孙李周吴郑冯陈卫蒋沈韩杨朱秦许何吕施张孔曹严华金魏陶姜谢邹喻柏窦章苏潘葛范彭鲁马苗方俞任袁柳鲍史唐"
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰涛明超秀霞平刚桂英华玉兰萍红娟建国志文斌辉林鹏飞宇浩凯"
@@ -71,3 +72,23 @@ def edit(rng: random.Random, text: str, extra: list[str] = ()) -> str:
         i = rng.randrange(len(text) + 1)
         return text[:i] + rng.choice((" ", "\n", "  ")) + text[i:]
     return text + rng.choice(("望尽快处理。", "谢谢！", "盼复。"))
+
+
+NUMBER_EDIT = 0.33  # share of refiles that edit one number or its unit (session 36, i22-places2)
+UNIT_TYPOS = {"号": "好", "单": "但", "天": "夭", "月": "越", "日": "曰", "楼": "搂", "次": "此", "份": "分"}
+
+
+def number_edit(rng: random.Random, text: str) -> str:
+    """A refile's edit of one number (session 36, i22-places2): another value written for it, or a typo on the
+    unit character after it (2单 / 2但), which breaks the number token (digits and the character after)."""
+    runs = [m for m in re.finditer(r"\d+", text)]
+    units = [m for m in runs if m.end() < len(text) and text[m.end()] in UNIT_TYPOS]
+    if units and rng.random() < 0.5:
+        m = rng.choice(units)
+        return text[:m.end()] + UNIT_TYPOS[text[m.end()]] + text[m.end() + 1:]
+    if not runs:
+        return text
+    m = rng.choice(runs)
+    value = int(m.group())
+    other = value + rng.choice((-2, -1, 1, 2)) if value > 2 else value + rng.randint(1, 3)
+    return text[:m.start()] + str(other) + text[m.end():]
