@@ -297,7 +297,7 @@ class TextVerifier:
         numbers, unlike_mask = self.numbers_evidence(a, b, j)
         numbers &= ~short
         unlike = (unlike_mask & ~short).tolist()
-        brief = (self.brief(a, b) & (self.numbers_brief_against > self.numbers_against)).tolist()
+        brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
