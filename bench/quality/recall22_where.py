@@ -105,7 +105,8 @@ def main(argv: list[str]) -> None:
             b = np.array([pos[q] for _, q in pairs])
             return ver(s[a], s[b]).tolist() if len(a) else []
 
-        cl = star_clusters([Pair(key[a], key[b], 0) for a, b in verified], pos.__getitem__, check, gather=True)  # as dedup full (recall-s35)
+        cl = star_clusters([Pair(key[a], key[b], 0) for a, b in verified], pos.__getitem__, check, gather=True,
+                           merge=True)  # as dedup full (recall-s35, recall-s37)
         group = {pos[k]: g for g, c in enumerate(cl) for k in c}
         truth = [data.truth[r["id"]] for r in rows]
         kinds = getattr(data, "kinds", {}) or {}

@@ -28,6 +28,16 @@ recall from 0.968 to 0.985 (5,000 rows; bench/quality/records/sweep_gather.py); 
 petitions (collective copies filed before the copy that ties them) 0.9585 to 0.9647
 (bench/quality/recall_s35_sweep.py).
 
+Merging (``merge``, issue 22; text tables): two copies of one petition can each start a group
+before a copy close to both exists (the second's centre failed the first group's head rule when
+that head was still one row), and a row joins only the first group whose head it matches. So when
+a row joins a group, each later-centred group holding another of its partners is merged in when
+the row matches half of that group's head and a third (MERGE_SHARE) of the pairs of the two heads verify. It is
+decided when the row is placed, from the groups the rows before it made, and the link it merged
+by is stored as a pair: re-placing a stored group's rows from its pairs merges it again. On the
+tuning petitions recall 0.9647 to 0.9775, no other tuning set changed (half: 0.9720)
+(bench/quality/recall_s37_sweep.py).
+
 Why this shape: a row's place depends only on the rows before it (and, gathered, on the row that
 gathered it), so a group's head is always its lowest keys and the stored groups are all the state
 a later run needs (rows appended in key order are placed exactly as a full run places them;
@@ -48,6 +58,7 @@ Check = Callable[[list[tuple[str, str]]], list[bool]]  # (centre, row) pairs -> 
 
 
 QUORUM = 3  # a row is checked against a group's first this many rows (its head)
+MERGE_SHARE = 1 / 3  # merging: the share of the pairs of two groups' heads that must verify (recall_s37_sweep.py)
 
 
 def need_of(head: int) -> int:
@@ -59,21 +70,23 @@ def need_of(head: int) -> int:
 def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
                   different: dict[str, set[str]] | None = None,
                   same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
-                  gather: bool = False) -> list[list[str]]:
+                  gather: bool = False, merge: bool = False) -> list[list[str]]:
     """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
 
     ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:
     key -> keys decided different from it (never in one cluster); ``same``: pairs decided the same
     (lower key first; they join without the check, if no "different" forbids it; ``cluster``
-    joins the groups of such pairs afterwards instead); ``gather``: as ``cluster``."""
-    return _star(pairs, rank, check, different or {}, same, gather=gather)[0]
+    joins the groups of such pairs afterwards instead); ``gather``, ``merge``: as ``cluster``."""
+    return _star(pairs, rank, check, different or {}, same, gather=gather, merge=merge)[0]
 
 
-def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False
-          ) -> tuple[list[list[str]], dict[str, str]]:
-    """(clusters, row -> the member whose link placed it). ``settled``: row -> the head it was
-    placed against before (a stored group): facing the same head, it joins without a check;
-    ``gather``: a row that joins a group brings its earlier partners left alone (``_gather``)."""
+def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False,
+          merge: bool = False) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
+    """(clusters, row -> the member whose link placed it, the links that merged two groups).
+    ``settled``: row -> the head it was placed against before (a stored group): facing the same
+    head, it joins without a check; ``gather``: a row that joins a group brings its earlier
+    partners left alone (``_gather``); ``merge``: and joins the later-centred groups of its
+    partners whose heads match it and the group's head (``_merge``)."""
     settled = settled or {}
     earlier: dict[str, list[str]] = {}
     for p in pairs:
@@ -84,6 +97,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
     centre_of: dict[str, str] = {}
     members: dict[str, list[str]] = {}
     via: dict[str, str] = {}
+    bridges: list[tuple[str, str]] = []
     for u in sorted(earlier, key=rank):
         centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
                               settled.get(u))
@@ -91,9 +105,46 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
         members.setdefault(centre, []).append(u)
         if link is not None:
             via[u] = link
+            if merge:
+                bridges += _merge(u, earlier[u], centre, centre_of, members, rank, check, different)
             if gather:
                 _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different)
-    return [m for m in members.values() if len(m) > 1], via
+    return [m for m in members.values() if len(m) > 1], via, bridges
+
+
+def _merge(u: str, partners: list[str], centre: str, centre_of: dict[str, str], members: dict[str, list[str]],
+           rank, check: Check, different: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Row ``u`` has just joined ``centre``'s group: each other group of two or more rows that holds
+    a partner of ``u`` (a later centre: ``u`` tried it after this one) is merged into this one when
+    ``u`` matches half of its head as a joining row would, and a third (``MERGE_SHARE``) of the pairs of the two heads
+    verify (two groups of one petition, each started by its own copy), and no member of one was
+    decided different from a member of the other. Done when ``u`` is placed, from the groups as
+    the rows before ``u`` made them, so a full run and a full then incremental one merge alike;
+    the bridge (``u``, the head row it matched) is the merged group's link. Returns the bridges."""
+    direct = set(partners)
+    bridges = []
+    for c in sorted({centre_of[v] for v in partners} - {centre}, key=rank):
+        group, other = members[centre], members.get(c, ())
+        if centre_of.get(c) != c or len(other) < 2 or rank(c) < rank(centre):
+            continue
+        if any(m in different.get(o, ()) for o in other for m in group):
+            continue
+        head = other[:QUORUM]
+        held = [m for m in head if m in direct]
+        rest = [m for m in head if m not in direct]
+        held += [m for m, ok in zip(rest, check([(m, u) for m in rest]) if rest else ()) if ok]
+        if len(held) < need_of(len(head)):
+            continue
+        mine = [m for m in group[:QUORUM] if m != u]
+        cross = [(a, b) for a in mine for b in head]
+        if sum(check(cross)) < MERGE_SHARE * len(cross):
+            continue
+        for m in other:
+            centre_of[m] = centre
+        members[centre] = sorted(group + list(other), key=rank)
+        del members[c]
+        bridges.append((min(held, key=rank), u))
+    return bridges
 
 
 def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str], members: dict[str, list[str]],
@@ -201,14 +252,15 @@ def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
 
 
 def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
-            settled: Iterable[Group] = (), gather: bool = False) -> list[Group]:
+            settled: Iterable[Group] = (), gather: bool = False, merge: bool = False) -> list[Group]:
     """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
     order of their lowest key: star clusters with ``check``, connected components without it.
     ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
     stored groups whose rows were placed by an earlier run (a row facing the same head rows
     again joins without being checked again: an incremental run reads no sketch for it);
     ``gather``: a row joining a group brings its earlier partners that were left alone (record
-    tables: a corrupted copy matched only by a later one)."""
+    tables: a corrupted copy matched only by a later one); ``merge``: a row joining a group joins
+    to it the other groups of its partners whose heads it and the group's head match (``_merge``)."""
     pairs = apply_decisions(pairs, decisions, fp)
     if check is None:
         return linked_groups(pairs, fp)
@@ -224,11 +276,11 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     found = [p for p in pairs if (p.a, p.b) not in same and (p.b, p.a) not in same]
     position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
     before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
-    clusters, via = _star(found, position.__getitem__, check, different, (), before, gather)
+    clusters, via, bridges = _star(found, position.__getitem__, check, different, (), before, gather, merge)
     if same:
         clusters, links = _merged(clusters, same, different)
-        return star_groups(clusters, fp, via, links)
-    return star_groups(clusters, fp, via)
+        return star_groups(clusters, fp, via, [*bridges, *links])
+    return star_groups(clusters, fp, via, bridges)
 
 
 def link_path(pairs: Iterable[Pair], a: str, b: str) -> list[str] | None:

@@ -48,6 +48,7 @@ class Method(ABC):
     learns_content: bool = False  # whether it learns what the table's rows share (``learn_content``)
     # how its pairs become groups
     gathers: bool = False  # star clustering: a row joining a group brings its earlier partners left alone
+    merges: bool = False  # star clustering: a row joining a group joins to it its partners' groups that match
     learned: dict | None = None
 
     # featurise and sketch

@@ -37,6 +37,7 @@ class TextMinHash(KeyedMethod):
     measure = "estimated Jaccard similarity of the contents"
     knob = "match.threshold"
     gathers = True  # a collective copy whose partners all came later (bench/results/recall-s35.md)
+    merges = True  # one petition's copies in two groups, each started by its own copy (bench/results/recall-s37.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> TextMinHash:

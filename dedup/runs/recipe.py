@@ -50,6 +50,7 @@ class Recipe:
     stamp: dict  # the version stamp, without what a full run learns
     clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
     gather: bool = False  # star clustering with the method's gathering of rows left alone (record and text tables)
+    merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text tables)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
@@ -67,8 +68,10 @@ class Recipe:
         stamp = json.loads(json.dumps(stamp, sort_keys=True))  # the form a store gives back
         clustering = config.groups.clustering if method.verifies else "components"
         gather = clustering == "star" and method.gathers
+        merge = clustering == "star" and method.merges
         return cls(tcfg, featurizer, method, config.text.idf, config.max_distance,
-                   {**stamp, "clustering": clustering, **({"gather": True} if gather else {})}, clustering, gather)
+                   {**stamp, "clustering": clustering, **({"gather": True} if gather else {}),
+                    **({"merge": True} if merge else {})}, clustering, gather, merge)
 
     def version(self, terms: TermModel | None = None) -> dict:
         """The stamp stored with the fingerprints, with what was learned from the whole table: the
@@ -175,7 +178,8 @@ class Recipe:
         """Groups of verified ``pairs`` after the ``decisions``, numbered 1.. from their lowest key
         (the local run's and Spark's alike); ``check``: this recipe's ``centre_check`` (None:
         connected components)."""
-        groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions, gather=self.gather)
+        groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions, gather=self.gather,
+                         merge=self.merge)
         for n, g in enumerate(groups, 1):
             g.id = n
         return groups
