@@ -13,11 +13,11 @@ from dedup.index.decisions import Decision
 from dedup.index.groups import Pair
 from dedup.methods.text import TextMinHash
 from dedup.runs.full import run_full
-from dedup.runs.incremental import run_incremental
 from dedup.runs.recipe import Recipe
 from test_clusters import close, fps
 from helpers import config_for, make_table, petition
-from test_incremental import append, memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
+from test_cluster_gather import full_then_last_row
+from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 # 1 and 2 one group, 3 and 4 another (1 and 3 never a candidate pair); 5 pairs with 2 and with 4
 PAIRS = [Pair("1", "2", 1), Pair("3", "4", 1), Pair("2", "5", 1), Pair("4", "5", 1)]
@@ -88,17 +88,9 @@ def _copies() -> list[dict]:
 
 
 def test_a_text_table_merges_in_a_full_then_incremental_run_as_in_one_full_run(store_url, tmp_path):  # noqa: F811
-    rows = _copies()
-    src = f"sqlite:///{tmp_path / 'src.db'}"
-    make_table(src, rows[:-1])
-    cfg = config_for(src, store_url, watermark="updated_at")
-    run_full(cfg)
-    assert memberships(cfg) == [["21", "24"], ["22", "23"]]  # two groups of one petition
-    append(src, rows[-1:])
-    assert run_incremental(cfg).rows_read == 1
-    ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", watermark="updated_at")
-    run_full(ref)
-    assert memberships(cfg) == memberships(ref) == [["21", "22", "23", "24", "25"]]  # U merged them in both
+    before, incremental, full = full_then_last_row(_copies(), store_url, tmp_path)
+    assert before == [["21", "24"], ["22", "23"]]  # two groups of one petition
+    assert incremental == full == [["21", "22", "23", "24", "25"]]  # U merged them in both
 
 
 def test_without_merging_the_copies_stay_in_two_groups(tmp_path, monkeypatch):

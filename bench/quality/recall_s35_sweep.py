@@ -45,6 +45,18 @@ def prepared(spec: str):
     return n, s, verified, ver, code, [kinds.get(r["id"], "?") for r in rows]
 
 
+def scored(n: int, s, verified, ver, code, kw: dict, heads: bool = False):
+    """(the clusters of one variant, its score: P, R, F1, largest false group, false groups > 5);
+    ``heads``: then ``joined``."""
+    cl = clusters_of(n, s, verified, ver, **kw)
+    if heads:
+        cl = joined(cl, s, verified, ver)
+    labels = np.arange(n, dtype=np.int64)
+    for c in cl:
+        labels[[int(k) for k in c]] = int(c[0])
+    return cl, score(labels, code)
+
+
 def clusters_of(n: int, s, verified, ver, **kw) -> list[list[str]]:
     """Star clusters (keys are row positions as strings, ranked as numbers) of the verified pairs."""
     def check(pairs):
@@ -111,13 +123,7 @@ def main() -> None:
         true_verified = sum(code[x] == code[y] for x, y in verified)
         print(f"\n{spec}: {n} rows, {len(verified)} verified pairs, {true_verified} of them true", flush=True)
         for name in a.variants.split(","):
-            cl = clusters_of(n, s, verified, ver, **VARIANTS[name])
-            if name.endswith("+heads"):
-                cl = joined(cl, s, verified, ver)
-            labels = np.arange(n, dtype=np.int64)
-            for c in cl:
-                labels[[int(k) for k in c]] = int(c[0])
-            p, r, f1, big, over5 = score(labels, code)
+            cl, (p, r, f1, big, over5) = scored(n, s, verified, ver, code, VARIANTS[name], name.endswith("+heads"))
             table.append((spec, name, p, r, f1, big, over5))
             print(f"  {name:<10} P {p:.4f} R {r:.4f} F1 {f1:.4f} largest false {big} false>5 {over5}", flush=True)
             if name == "shipped":

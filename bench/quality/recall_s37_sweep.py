@@ -21,8 +21,8 @@ import time
 
 import numpy as np
 
-from bench.quality.recall_s35_sweep import clusters_of, joined, prepared
-from bench.quality.tuning22_recall_sweep import DEFAULT_SETS, score
+from bench.quality.recall_s35_sweep import prepared, scored
+from bench.quality.tuning22_recall_sweep import DEFAULT_SETS
 from dedup.index import clusters
 
 VARIANTS = {"gather": {"gather": True}, "merge 1/2": {"gather": True, "merge": True},
@@ -43,13 +43,7 @@ def main() -> None:
         for name, kw in VARIANTS.items():
             t = time.process_time()
             clusters.MERGE_SHARE = SHARES.get(name, shipped_share)  # gather+heads: no merge at placement
-            cl = clusters_of(n, s, verified, ver, **kw)
-            if name.endswith("+heads"):
-                cl = joined(cl, s, verified, ver)
-            labels = np.arange(n, dtype=np.int64)
-            for c in cl:
-                labels[[int(k) for k in c]] = int(c[0])
-            p, r, f1, big, over5 = score(labels, code)
+            cl, (p, r, f1, big, over5) = scored(n, s, verified, ver, code, kw, name.endswith("+heads"))
             table.append((spec, name, p, r, f1, big, over5))
             print(f"  {name:<14} P {p:.4f} R {r:.4f} F1 {f1:.4f} largest false {big} false>5 {over5} "
                   f"groups {len(cl)} CPU {time.process_time() - t:.2f} s", flush=True)
