@@ -47,3 +47,10 @@ def test_an_id_still_says_more_than_a_state_by_chance():
 def test_say_must_be_known():
     with pytest.raises(ValueError, match="say"):
         RecordScheme(3, say="rows")
+
+
+def test_the_mean_say_lies_between_the_two():
+    rows, _ = generate(2000, 23, copied=0.4)
+    by_count, by_chance, mean = say(rows, "distinct"), say(rows, "chance"), say(rows, "mean")
+    assert np.allclose(mean, (by_count + by_chance) / 2)
+    assert by_chance[STATE] < mean[STATE] < by_count[STATE]

@@ -9,7 +9,8 @@ candidates / under the bar / left apart, P / R / F1 of the groups `dedup full` m
 per row, keys); first, per set, the fields init chose. ``--rename`` renames a column before init
 sees it (an id column under a neutral name); ``--weights`` changes init's weight for what a column
 holds (``id=2,name=1.5``) in this process only. ``--sets growth``: tuning tables of 5,000 to
-40,000 rows, n vs 2n (s36: the grids ``floor_each*`` chose ``floor_each``).
+40,000 rows, n vs 2n (s36: the grids ``floor_each*`` chose ``floor_each``; s37: ``say*``, ``say``
+left at ``distinct``, bench/results/persons-s37.md).
 """
 
 from __future__ import annotations
