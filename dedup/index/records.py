@@ -47,7 +47,7 @@ Dice when the field is distinctive (``similar_ratio``: a typo in a name or a pho
 different gender is simply different); two fields whose values a pair holds crosswise (given name
 and surname entered the wrong way round: f of one row equals g of the other and g equals f)
 score as equal (``swaps``); a field empty in either row drops out. Each field's say
-is log2 of its distinct values (agreeing on a 2-valued field says one bit; ``say`` other ways, off by default), *less what an
+is log2 of its distinct values (agreeing on a 2-valued field says one bit), *less what an
 agreeing field already told*: columns that co-vary (the address columns and the phone of a
 household, a city inside a district) are not independent evidence, and counted as such they make
 a family look like one person entered twice. ``redundancy()[f, g]`` is how much likelier than
@@ -66,7 +66,6 @@ on the tuning persons with families this took precision from 0.984-0.993 to 0.99
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -76,12 +75,12 @@ from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
 from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
 from .record_redundancy import APART, JOINT_FIELDS, agreements, joint, redundancy
+from .record_say import SAYS, bits
 
 U64 = np.uint64
 MAX_KEYS = 16
 STAT_FIELDS = 16    # pair statistics among this many fields at most (the most distinct)
 _LOW16 = U64(0xFFFF)
-SAYS = ("distinct", "chance", "mean")
 
 
 @dataclass(frozen=True)
@@ -100,10 +99,7 @@ class RecordScheme:
     6 0.991, the other tables keyed alike, though with every field ``short``, gender and status among
     them, 6 tripled the candidates of the 20,000-row training table; floor_pairs 10 -> 12 floored
     copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for 1 % more candidates); ``floor_each`` (1.5) by
-    sweep_init --sets growth (bench/results/persons-s36.md: candidates a row halved, F1 alike); ``say``
-    stays ``distinct`` (sweep_init --sets growth and its default sets, bench/results/persons-s37.md:
-    ``mean`` 0.9922 -> 0.9926 mean F1 over 16 tuning sets, worst alike, the training persons of
-    20,000 rows -0.0026; ``chance`` 0.9927, worst 0.9882).
+    sweep_init --sets growth (bench/results/persons-s36.md: candidates a row halved, F1 alike).
     """
 
     fields: int
@@ -127,15 +123,13 @@ class RecordScheme:
     joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
-    say: str = "distinct"        # a field's say in bits: of its "distinct" values, of its "chance" of agreeing, their "mean"
+    say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
     def __post_init__(self):
-        if self.fields < 1 or self.k % 4 or self.bands * self.r > self.k:
-            raise ValueError("RecordScheme: need fields >= 1, k a multiple of 4 and bands * r <= k")
-        if self.say not in SAYS:
-            raise ValueError(f"RecordScheme: say is one of {', '.join(SAYS)}")
+        if self.fields < 1 or self.k % 4 or self.bands * self.r > self.k or self.say not in SAYS:
+            raise ValueError(f"RecordScheme: need fields >= 1, k a multiple of 4, bands * r <= k and say one of {SAYS}")
         if self.max_exact + self.max_pairs + self.bands > MAX_KEYS:
             raise ValueError(f"RecordScheme: at most {MAX_KEYS} keys a row")
 
@@ -245,24 +239,9 @@ class RecordScheme:
         return [(v, c) for v, c in self._learned().get("hot", [])]
 
     def weights(self) -> np.ndarray:
-        """Each field's say: its configured weight times the bits an agreement on it tells, at
-        least one. ``distinct``: log2 of its distinct values (agreeing on a 2-valued field says one
-        bit, on an id number many); but each typo of a field of few values (a state, a given name)
-        is a distinct value of its own, so their count grows with the table and a state of 8
-        values said 8.7 bits in a 20,000-row table of copies. ``chance``: log2 of 1 / the chance
-        that two rows agree on it, filled^2 / sum of squared value counts, a rate that rare typos
-        barely move; alone it took too much say from given names (common ones are often shared),
-        and households sharing a phone and an address passed as one person. ``mean``: the mean of
-        the two. ``distinct`` stays the default (s37, bench/results/persons-s37.md: ``mean`` +0.0004
-        mean F1 on 16 tuning sets but -0.0026 on the training persons of 20,000 rows, and no gain
-        on held-out persons with copies)."""
+        """Each field's say: its configured weight times the bits an agreement on it tells (dedup.index.record_say)."""
         configured = np.array(self.field_weights) if self.field_weights is not None else 1.0
-        lr = self._learned()
-        by_count = np.array([math.log2(max(2, d)) for d in lr["distinct"]])
-        if self.say == "distinct":
-            return configured * by_count
-        by_chance = np.array([math.log2(max(2.0, n * n / s)) if s else 1.0 for n, s in zip(lr["filled"], lr["squares"])])
-        return configured * (by_chance if self.say == "chance" else (by_chance + by_count) / 2)
+        return configured * bits(self._learned(), self.say)
 
     def redundancy(self) -> np.ndarray:
         """(fields, fields): [f, g] how much likelier than chance two different people agreeing on
