@@ -6,6 +6,8 @@ entered twice, while copies with typos still are."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from bench.datasets.records.copies import FIELDS, generate
@@ -79,6 +81,10 @@ def test_joint_is_learned_only_when_asked_and_is_in_the_stamp():
     keys = Records.of(cfg, cfg.tables["persons"]).stamp()["keys"]
     assert keys["joint"] is True and keys["floor_light"] == 6.0 and keys["floor_pairs"] == 12  # one full run asked
     assert keys["floor_each"] == 1.5  # s36: a stored table keyed before the cap asks for one full run
+    assert "say" not in keys  # s37: the say by distinct values, as before it was a setting: no full run asked
+    other = Records.of(cfg, cfg.tables["persons"])
+    other = replace(other, scheme=replace(other.scheme, say="mean"))
+    assert other.stamp()["keys"]["say"] == "mean"  # another say is stamped: one full run
 
 
 def test_two_fields_whose_agreeing_rows_agree_on_everything_are_copies_not_a_household():

@@ -66,7 +66,6 @@ on the tuning persons with families this took precision from 0.984-0.993 to 0.99
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -76,6 +75,7 @@ from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
 from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
 from .record_redundancy import APART, JOINT_FIELDS, agreements, joint, redundancy
+from .record_say import SAYS, bits
 
 U64 = np.uint64
 MAX_KEYS = 16
@@ -123,12 +123,13 @@ class RecordScheme:
     joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
+    say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
     def __post_init__(self):
-        if self.fields < 1 or self.k % 4 or self.bands * self.r > self.k:
-            raise ValueError("RecordScheme: need fields >= 1, k a multiple of 4 and bands * r <= k")
+        if self.fields < 1 or self.k % 4 or self.bands * self.r > self.k or self.say not in SAYS:
+            raise ValueError(f"RecordScheme: need fields >= 1, k a multiple of 4, bands * r <= k and say one of {SAYS}")
         if self.max_exact + self.max_pairs + self.bands > MAX_KEYS:
             raise ValueError(f"RecordScheme: at most {MAX_KEYS} keys a row")
 
@@ -238,10 +239,9 @@ class RecordScheme:
         return [(v, c) for v, c in self._learned().get("hot", [])]
 
     def weights(self) -> np.ndarray:
-        """Each field's say: its configured weight times log2 of its distinct values (agreeing on a
-        2-valued field says one bit, on an id number many)."""
+        """Each field's say: its configured weight times the bits an agreement on it tells (dedup.index.record_say)."""
         configured = np.array(self.field_weights) if self.field_weights is not None else 1.0
-        return configured * np.array([math.log2(max(2, d)) for d in self._learned()["distinct"]])
+        return configured * bits(self._learned(), self.say)
 
     def redundancy(self) -> np.ndarray:
         """(fields, fields): [f, g] how much likelier than chance two different people agreeing on

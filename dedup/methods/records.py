@@ -45,8 +45,10 @@ class Records(KeyedMethod):
         return self.scheme
 
     def stamp(self) -> dict:
-        return {"match": "minhash", "signature": self.signature.version(),
-                "keys": {k: v for k, v in asdict(self.scheme).items() if k != "learned"}}
+        keys = {k: v for k, v in asdict(self.scheme).items() if k != "learned"}
+        if keys["say"] == "distinct":  # s37: the say as before it was a setting, the stamp as before
+            del keys["say"]
+        return {"match": "minhash", "signature": self.signature.version(), "keys": keys}
 
     def learn(self, signatures: np.ndarray) -> Records:
         return self.using(self.scheme.learn(signatures))

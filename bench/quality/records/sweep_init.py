@@ -9,7 +9,8 @@ candidates / under the bar / left apart, P / R / F1 of the groups `dedup full` m
 per row, keys); first, per set, the fields init chose. ``--rename`` renames a column before init
 sees it (an id column under a neutral name); ``--weights`` changes init's weight for what a column
 holds (``id=2,name=1.5``) in this process only. ``--sets growth``: tuning tables of 5,000 to
-40,000 rows, n vs 2n (s36: the grids ``floor_each*`` chose ``floor_each``).
+40,000 rows, n vs 2n (s36: the grids ``floor_each*`` chose ``floor_each``; s37: ``say*``, ``say``
+left at ``distinct``, bench/results/persons-s37.md).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ GRIDS = {
     "floor_each 1": [{"floor_each": 1.0}],
     "floor_each off": [{"floor_each": 1000.0}],  # main's keys before s36
     "floor_each more": [{"floor_each": e} for e in (1.5, 2.0)],
+    "say": [{"say": "chance"}],  # s37: a field's say from its chance of agreeing, not its distinct values
+    "say threshold": [{"say": "chance", "threshold": t} for t in (0.7, 0.725)],
+    "say mean": [{"say": "mean"}],  # the mean of the two
 }
 GROWTH = ("copies40:5000:0,copies40:10000:0,copies40:20000:1,copies40:40000:1,copies:5000:0,copies:20000:1,"
           "copies:40000:1,copies20:10000:4,copies20:20000:2,train:20000:0,labelled:20000:0")  # n vs 2n (s36)
