@@ -58,7 +58,7 @@ import numpy as np
 from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
 from .names import key_names, per_row
-from .numbers import shared_numbers
+from .numbers import places_unlike, shared_numbers
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
@@ -175,6 +175,7 @@ class TextVerifier:
     numbers_at: int = 0  # the signature word where the number tokens start (0: none)
     numbers_brief_chars: int = 0  # a long pair whose shorter content is under this many characters ...
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
+    places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens the two rows have in common, and
@@ -204,12 +205,23 @@ class TextVerifier:
         on_against = bool(self.numbers_at) and bool(self.numbers_against or self.brief_on)
         if not (on_for or on_against):
             none = np.zeros(len(a), dtype=bool)
-            return none, none.copy()
+            return none, self.places_differ(a, b, j)
         share, least = self.numbers_alike(a, b)
         named = least >= self.numbers_least
         keep = on_for & (j >= self.numbers_floor) & self.numbers_agree(share, least)
         drop = on_against & (j < self.numbers_sure) & named & (share < self.against_bar(a, b) - 1e-9)
-        return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
+        return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool) | self.places_differ(a, b, j)
+
+    def places_differ(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Rule ``places_against`` (session 37, bench/results/numtok-s37.md): a long pair under
+        ``numbers_sure`` whose shorter content is under ``places_against_chars``, both naming a place
+        (dedup.text.numbers.place_tokens) and none the same: two incidents at two communities whose
+        brief template and small-range numbers agree by chance."""
+        if not (self.numbers_at and self.places_against_chars):
+            return np.zeros(len(a), dtype=bool)
+        brief = np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars
+        unlike = places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:])
+        return np.asarray(brief & (j < self.numbers_sure) & unlike, dtype=bool)
 
     @property
     def brief_on(self) -> bool:
@@ -284,7 +296,8 @@ class TextVerifier:
              "distinct": ("content with its distinctive details alike", "distinct_threshold"),
              "numbers": ("content with its numbers alike", "numbers_floor"),
              "numbers_against": ("content with its numbers unlike", "numbers_against"),
-             "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against")}
+             "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against"),
+             "places_against": ("content naming other places", "places_against_chars")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
         """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
@@ -298,12 +311,14 @@ class TextVerifier:
         numbers &= ~short
         unlike = (unlike_mask & ~short).tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
+        places = self.places_differ(a, b, j).tolist()
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
-            if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt):
-                out.append("numbers_brief_against" if brief[n] else "numbers_against")  # the bar it reached, overruled
+            if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt or nu):
+                out.append("places_against" if places[n] else "numbers_brief_against" if brief[n]
+                           else "numbers_against")  # the bar it reached, overruled
             elif x >= getattr(self, self.RULES[plain][1]):
                 out.append(plain)
             elif s and x >= getattr(self, self.RULES[with_id][1]):

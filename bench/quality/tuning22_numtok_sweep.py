@@ -1,0 +1,81 @@
+"""The sweep behind rule ``places_against`` (issue 22, session 37: place names kept beside a row's
+number tokens, dedup.text.numbers.place_tokens), on TUNING sets only: the sets of tuning22_brief_sweep.py
+(places_brief at 5,000 and 50,000 rows, forms, places, places_hard).
+
+    python -m bench.quality.tuning22_numtok_sweep [--sets places_brief:5000:0,...]
+
+Each set signed once as in tuning22_numbers_sweep.py (the shipped weighting, candidates from the
+shipped BandScheme, number words of NUMBERS_VERSION 2: the place names kept after the numbers).
+Verified at the shipped bars and rule ``numbers``'s shipped point with each ``places_against_chars``
+of PLACES (0: off, the verdicts before; a long pair under numbers_sure whose shorter content is under
+it, both naming places and none the same, is not kept) and brief bar of BRIEF, grouped by star
+clustering. Ranked as tuning22_brief_sweep's ``edits`` ranking: the mean F1 over the sets, then the
+fewest false groups over 5 rows, then the stricter bar. Log: bench/results/logs/s37/tuning22_numtok_sweep.log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+
+import numpy as np
+
+from bench.quality.tuning22_brief_sweep import SETS_EDITS, SHIPPED
+from bench.quality.tuning22_recall_sweep import score_point
+from bench.quality.tuning22_sweep import load
+from dedup.index.bands import BandScheme, TextVerifier
+from dedup.text.numbers import KEEP, number_words
+from dedup.text.rarity import IDENTITY_SALT, ContentModel
+from dedup.text.signature import TextSignature
+from dedup.text.normalize import value_to_text
+from bench.quality.tuning22_numbers_sweep import WEIGHTING
+
+BRIEF = [(0, 0.0), (80, 0.75), (80, 0.8)]  # (numbers_brief_chars, numbers_brief_against); (80, 0.75): shipped
+PLACES = (0, 80, 120, 200, 10 ** 6)  # places_against_chars (0: off; 10**6: every long pair)
+GRID = list(itertools.product(PLACES, BRIEF))
+
+
+def sweep_set(spec: str, results: dict) -> None:
+    data, identity, content = load(spec)
+    rows = sorted(data.rows, key=lambda r: r["id"])
+    labs = {lab: i for i, lab in enumerate(dict.fromkeys(data.truth[r["id"]] for r in rows))}
+    code = np.array([labs[data.truth[r["id"]]] for r in rows], np.int64)
+    sig = TextSignature(content, identity, numbers=KEEP)
+    head, hashes, counts = sig.parts(rows)
+    model = ContentModel.learn(hashes, len(rows), *WEIGHTING)
+    ids = ContentModel.learn(head[:, 1:].ravel(), len(rows), *WEIGHTING, IDENTITY_SALT)
+    cells = [[t for t in (value_to_text(r.get(c)) for c in content) if t] for r in rows]
+    s = sig.finish(head, hashes, counts, model, ids, number_words(cells, KEEP))
+    i, j = BandScheme(len(identity)).near(s)
+    for places, (chars, against) in GRID:
+        verifier = TextVerifier(len(identity), numbers_at=sig.numbers_at, numbers_brief_chars=chars,
+                                numbers_brief_against=against, places_against_chars=places, **SHIPPED)
+        p, rec, f1, big, over5 = score_point(s, i, j, verifier, code)
+        results.setdefault((places, chars, against), []).append((spec, p, rec, f1, big, over5))
+        print(f"{spec:<24} places_against_chars {places:7d} brief_chars {chars:3d} brief_against {against:.2f}: P {p:.4f} "
+              f"R {rec:.4f} F1 {f1:.4f} largest false {big} false>5 {over5}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", default=SETS_EDITS)
+    a = ap.parse_args()
+    results: dict[tuple, list] = {}
+    for spec in a.sets.split(","):
+        sweep_set(spec, results)
+    order = sorted(results.items(), key=lambda kv: (-float(np.mean([x[3] for x in kv[1]])),
+                                                    sum(x[5] for x in kv[1]), -kv[0][2]))
+    print("\nRanked: the mean F1 over the sets, then the fewest false groups over 5 rows, then the stricter bar")
+    print("Per set: " + ", ".join(x[0] for x in next(iter(results.values()))))
+    head = ("places_against_chars", "brief_chars", "brief_against", "min P", "min R", "mean F1",
+            "largest false group", "false groups > 5", "P per set", "R per set")
+    print("\n| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
+    for point, rs in order:
+        cells = [*map(str, point), f"{min(x[1] for x in rs):.4f}", f"{min(x[2] for x in rs):.4f}",
+                 f"{np.mean([x[3] for x in rs]):.4f}", str(max(x[4] for x in rs)), str(sum(x[5] for x in rs)),
+                 " ".join(f"{x[1]:.4f}" for x in rs), " ".join(f"{x[2]:.4f}" for x in rs)]
+        print("| " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
