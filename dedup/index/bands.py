@@ -38,11 +38,11 @@ of the fewer (a refile of one incident on a shared topic template), and count ag
 under ``numbers_sure`` that shares less than ``numbers_against`` of them (another incident at the
 same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. With
 ``numbers_brief_chars`` (on by default since session 36 (i22-places2), bench/results/places2-s36.md) a brief
-pair, the shorter content under it, is held to ``numbers_brief_against`` instead:
-a one-sentence template's own details are small-range numbers, and in a large table two incidents
-share half of them by chance (bench/results/places-s36.md). Every
-decision depends on the two rows alone, so a full run and any sequence of incremental runs find the
-same pairs.
+pair, the shorter content under it, is held to ``numbers_brief_against`` instead: a one-sentence
+template's own details are small-range numbers, two incidents share half of them by chance in a
+large table (bench/results/places-s36.md); rule ``places_against`` (session 37) drops such a pair
+(under ``places_against_chars``) naming two other communities (bench/results/numtok-s37.md). Every
+decision depends on the two rows alone, so full and incremental runs find the same pairs.
 
 The defaults were chosen on bench/datasets/labelled and the training mix of bench/research/issue14 (deleted; in git history)
 (sweep: bench/quality/sweep_recipe.py) and scored on bench/datasets/heldout, which they were not chosen on.
@@ -200,28 +200,30 @@ class TextVerifier:
         their shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least
         ``numbers_least``, sharing at least ``numbers_share`` of the fewer); its numbers count
         against it (J under ``numbers_sure``, both naming at least ``numbers_least``, sharing less
-        than ``numbers_against``: another incident of one topic at one place)."""
+        than ``numbers_against``: another incident of one topic at one place), or ``places_differ``."""
+        keep, drop = self.numbers_alone(a, b, j)
+        return keep, drop | self.places_differ(a, b, j)
+
+    def numbers_alone(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``numbers_evidence`` of the numbers alone (the place names left out)."""
         on_for = bool(self.numbers_at) and self.numbers_floor < self.threshold
         on_against = bool(self.numbers_at) and bool(self.numbers_against or self.brief_on)
         if not (on_for or on_against):
-            none = np.zeros(len(a), dtype=bool)
-            return none, self.places_differ(a, b, j)
+            return np.zeros(len(a), dtype=bool), np.zeros(len(a), dtype=bool)
         share, least = self.numbers_alike(a, b)
         named = least >= self.numbers_least
         keep = on_for & (j >= self.numbers_floor) & self.numbers_agree(share, least)
         drop = on_against & (j < self.numbers_sure) & named & (share < self.against_bar(a, b) - 1e-9)
-        return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool) | self.places_differ(a, b, j)
+        return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
 
     def places_differ(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Rule ``places_against`` (session 37, bench/results/numtok-s37.md): a long pair under
-        ``numbers_sure`` whose shorter content is under ``places_against_chars``, both naming a place
-        (dedup.text.numbers.place_tokens) and none the same: two incidents at two communities whose
-        brief template and small-range numbers agree by chance."""
+        ``numbers_sure``, the shorter content under ``places_against_chars``, both naming places
+        (dedup.text.numbers.place_tokens), none the same: two incidents at two communities."""
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
-        brief = np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars
-        unlike = places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:])
-        return np.asarray(brief & (j < self.numbers_sure) & unlike, dtype=bool)
+        brief = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure)
+        return np.asarray(brief & places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:]), dtype=bool)
 
     @property
     def brief_on(self) -> bool:
@@ -311,7 +313,7 @@ class TextVerifier:
         numbers &= ~short
         unlike = (unlike_mask & ~short).tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
-        places = self.places_differ(a, b, j).tolist()
+        places = (self.places_differ(a, b, j) & ~self.numbers_alone(a, b, j)[1]).tolist()  # the numbers named first
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
