@@ -82,6 +82,19 @@ def test_a_brief_pair_at_other_places_is_not_kept_and_a_neighbour_at_the_same_pl
     assert _verifier(sig, int(s[:, 0].min()))(first, elsewhere).all()  # no content under the chars: off
 
 
+def test_a_refile_mistyping_its_place_name_is_kept_by_its_numbers():
+    """A refile whose typo hits the community's name (青城小区 / 青成小区) names no place of the
+    first's; every number alike, the places do not count (``places_need_numbers``, on by default)."""
+    rows = _rows()
+    typo = {**rows[0], "id": 99, "content": "您好！" + BRIEF.format(**{**FIRST, "c": "青成小区"})}
+    sig, s = _signed([*rows, typo])
+    on, strict = _verifier(sig, 80), TextVerifier(**{**_verifier(sig, 80).__dict__, "places_need_numbers": False})
+    first, theirs = s[:1], s[-1:]
+    assert on.numbers_alike(first, theirs)[0][0] == 1.0 and on.scores(first, theirs)[0] < M.numbers_sure
+    assert on(first, theirs).all() and not strict(first, theirs).any()
+    assert strict.rules(first, theirs) == ["places_against"]
+
+
 def test_the_rule_is_in_the_stamp_only_when_on():
     from dedup.config.parse import parse_config
     from dedup.runs.recipe import Recipe
@@ -92,8 +105,9 @@ def test_the_rule_is_in_the_stamp_only_when_on():
         return Recipe.of(config).method.stamp()["verify"]
 
     on, off = verify(places_against_chars=80), verify(places_against_chars=0)
-    assert on["places_against_chars"] == 80 and "places_against_chars" not in off
-    assert off == {k: v for k, v in on.items() if k != "places_against_chars"}
+    assert on["places_against_chars"] == 80 and on["places_need_numbers"] is True and "places_against_chars" not in off
+    assert off == {k: v for k, v in on.items() if not k.startswith("places")}
+    assert verify()["places_against_chars"] == M.places_against_chars > 0  # on by default
 
 
 def test_explain_names_the_places_rule(tmp_path):

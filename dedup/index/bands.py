@@ -176,6 +176,7 @@ class TextVerifier:
     numbers_brief_chars: int = 0  # a long pair whose shorter content is under this many characters ...
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
+    places_need_numbers: bool = True  # ... unless every number of the one naming fewer is the other's too
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens the two rows have in common, and
@@ -196,11 +197,10 @@ class TextVerifier:
         return (least >= self.numbers_least) & (share >= self.numbers_share - 1e-9)
 
     def numbers_evidence(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of
-        their shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least
-        ``numbers_least``, sharing at least ``numbers_share`` of the fewer); its numbers count
-        against it (J under ``numbers_sure``, both naming at least ``numbers_least``, sharing less
-        than ``numbers_against``: another incident of one topic at one place), or ``places_differ``."""
+        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of their
+        shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least ``numbers_least``,
+        sharing at least ``numbers_share`` of the fewer); its numbers count against it (J under ``numbers_sure``,
+        both naming at least ``numbers_least``, sharing less than ``numbers_against``), or ``places_differ``."""
         keep, drop = self.numbers_alone(a, b, j)
         return keep, drop | self.places_differ(a, b, j)
 
@@ -223,7 +223,7 @@ class TextVerifier:
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
         brief = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure)
-        return np.asarray(brief & places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:]), dtype=bool)
+        return brief & places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers)
 
     @property
     def brief_on(self) -> bool:

@@ -28,13 +28,18 @@ def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return shared, least
 
 
-def places_unlike(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False) -> np.ndarray:
     """For two aligned blocks of ``number_words``: whether both rows name a place (a kept value
-    over PLACE_BIT) and none of a's is among b's."""
+    over PLACE_BIT) and none of a's is among b's; ``unless_numbers``: and not every number of the
+    one naming fewer is the other's too (a refile with a typo on its place name keeps its numbers)."""
     va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
     vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
     place_a, place_b = va >= PLACE_BIT, vb >= PLACE_BIT
     shared = np.zeros(len(a), bool)
     for k in range(va.shape[1]):
         shared |= place_a[:, k] & (vb == va[:, k:k + 1]).any(axis=1)
-    return place_a.any(axis=1) & place_b.any(axis=1) & ~shared
+    out = place_a.any(axis=1) & place_b.any(axis=1) & ~shared
+    if unless_numbers:
+        alike, least = shared_numbers(a, b)
+        out &= ~((least > 0) & (alike >= least))
+    return out
