@@ -176,7 +176,7 @@ class TextVerifier:
     numbers_brief_chars: int = 0  # a long pair whose shorter content is under this many characters ...
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
-    places_need_numbers: bool = True  # ... unless every number of the one naming fewer is the other's too
+    places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens the two rows have in common, and

@@ -30,8 +30,9 @@ def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False) -> np.ndarray:
     """For two aligned blocks of ``number_words``: whether both rows name a place (a kept value
-    over PLACE_BIT) and none of a's is among b's; ``unless_numbers``: and not every number of the
-    one naming fewer is the other's too (a refile with a typo on its place name keeps its numbers)."""
+    over PLACE_BIT) and none of a's is among b's; ``unless_numbers``: and both name numbers, some
+    number of the one naming fewer not the other's (a refile mistyping its place name keeps its
+    numbers; without numbers a place name alone is no evidence against: a joint letter's typo)."""
     va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
     vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
     place_a, place_b = va >= PLACE_BIT, vb >= PLACE_BIT
@@ -41,5 +42,5 @@ def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False) ->
     out = place_a.any(axis=1) & place_b.any(axis=1) & ~shared
     if unless_numbers:
         alike, least = shared_numbers(a, b)
-        out &= ~((least > 0) & (alike >= least))
+        out &= (least > 0) & (alike < least)
     return out
