@@ -14,10 +14,9 @@ from dedup.cli import main
 from dedup.config.model import MatchConfig
 from dedup.index.bands import TextVerifier
 from dedup.index.numbers import places_unlike, shared_numbers
-from dedup.text.numbers import KEEP, PLACE_BIT, number_tokens, number_words, place_tokens
-from dedup.text.rarity import ContentModel
-from dedup.text.signature import TextSignature
+from dedup.text.numbers import PLACE_BIT, number_tokens, number_words, place_tokens
 from helpers import make_table
+from test_numbers_rule import _signatures
 
 M = MatchConfig()
 BRIEF = "{c}：{b}号楼{u}单元的电梯从{m}月{d}日开始停运，已经{n}天，住在高层的老人只能爬楼梯，物业和维保公司一直互相推诿，请有关部门尽快处理。"
@@ -36,13 +35,6 @@ def _rows() -> list[dict]:
     rows.append({"content": "邻居反映：" + BRIEF.format(**{**FIRST, "b": 13}), "name": "邻居", "phone": "13500000000"})
     rows.append({"content": "您好！" + BRIEF.format(**FIRST), "name": "住户0", "phone": "13900000000"})
     return [{"id": n, **r} for n, r in enumerate(rows, 1)]
-
-
-def _signed(rows):
-    sig = TextSignature(("content",), ("name", "phone"), numbers=KEEP)
-    head, hashes, counts = sig.parts(rows)
-    model = ContentModel.learn(hashes, len(rows), M.common_share, M.common_rows, M.common_floor)
-    return sig, sig.finish(head, hashes, counts, model, None, sig.numbers_of(rows))
 
 
 def _verifier(sig, places: int) -> TextVerifier:
@@ -71,7 +63,7 @@ def test_place_names_are_kept_after_the_numbers_and_never_count_among_them():
 
 
 def test_a_brief_pair_at_other_places_is_not_kept_and_a_neighbour_at_the_same_place_is():
-    sig, s = _signed(_rows())
+    sig, s = _signatures(_rows())
     on, off = _verifier(sig, 80), _verifier(sig, 0)
     first, elsewhere, neighbour, refile = s[:1], s[-3:-2], s[-2:-1], s[-1:]
     assert s[:, 0].max() < 80 and on.numbers_alike(first, elsewhere)[0][0] == 0.8  # brief, 4 of 5 alike
@@ -87,7 +79,7 @@ def test_a_refile_mistyping_its_place_name_is_kept_by_its_numbers():
     first's; every number alike, the places do not count (``places_need_numbers``, on by default)."""
     rows = _rows()
     typo = {**rows[0], "id": 99, "content": "您好！" + BRIEF.format(**{**FIRST, "c": "青成小区"})}
-    sig, s = _signed([*rows, typo])
+    sig, s = _signatures([*rows, typo])
     on, strict = _verifier(sig, 80), TextVerifier(**{**_verifier(sig, 80).__dict__, "places_need_numbers": False})
     first, theirs = s[:1], s[-1:]
     assert on.numbers_alike(first, theirs)[0][0] == 1.0 and on.scores(first, theirs)[0] < M.numbers_sure
@@ -100,7 +92,7 @@ def test_without_numbers_a_place_name_alone_does_not_count_against():
     letter = "我们是河东区{c}的全体业主，联名向有关部门反映以下问题：小区门口的道路坑洼不平，雨天积水严重，老人孩子出行很不方便，请有关部门尽快修缮。"
     rows = [*_rows(), {"id": 98, "content": letter.format(c="龙湖小区"), "name": "业主甲", "phone": "13300000000"},
             {"id": 99, "content": letter.format(c="隆湖小区").replace("修缮", "维修"), "name": "业主乙", "phone": "13200000000"}]
-    sig, s = _signed(rows)
+    sig, s = _signatures(rows)
     on = _verifier(sig, 200)
     a, b = s[-2:-1], s[-1:]
     assert on.numbers_alike(a, b)[1][0] == 0 and places_unlike(a[:, sig.numbers_at:], b[:, sig.numbers_at:]).all()

@@ -25,7 +25,7 @@ import itertools
 import numpy as np
 
 from bench.quality.tuning22_brief_sweep import SETS_EDITS, SHIPPED
-from bench.quality.tuning22_recall_sweep import ranked, score_point
+from bench.quality.tuning22_recall_sweep import point_table, ranked, score_point
 from bench.quality.tuning22_sweep import load
 from dedup.index.bands import BandScheme, TextVerifier
 from dedup.text.numbers import KEEP, number_words
@@ -85,14 +85,7 @@ def main() -> None:
               f"mean F1 {np.mean([x[3] for x in rs]):.4f} false>5 {sum(x[5] for x in rs)}")
     print("\nRanked: the mean F1 over the sets, then the fewest false groups over 5 rows, then the stricter bar")
     print("Per set: " + ", ".join(x[0] for x in next(iter(results.values()))))
-    head = ("places_against_chars", "places_need_numbers", "brief_chars", "brief_against", "min P", "min R", "mean F1",
-            "largest false group", "false groups > 5", "P per set", "R per set")
-    print("\n| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
-    for point, rs in order:
-        cells = [*map(str, point), f"{min(x[1] for x in rs):.4f}", f"{min(x[2] for x in rs):.4f}",
-                 f"{np.mean([x[3] for x in rs]):.4f}", str(max(x[4] for x in rs)), str(sum(x[5] for x in rs)),
-                 " ".join(f"{x[1]:.4f}" for x in rs), " ".join(f"{x[2]:.4f}" for x in rs)]
-        print("| " + " | ".join(cells) + " |")
+    point_table(("places_against_chars", "places_need_numbers", "brief_chars", "brief_against"), order)
 
 
 if __name__ == "__main__":
