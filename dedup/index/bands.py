@@ -218,8 +218,8 @@ class TextVerifier:
 
     def places_differ(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Rule ``places_against`` (session 37, bench/results/numtok-s37.md): a long pair under
-        ``numbers_sure``, the shorter content under ``places_against_chars``, both naming places
-        (dedup.text.numbers.place_tokens), none the same: two incidents at two communities."""
+        ``numbers_sure``, the shorter content under ``places_against_chars``, both naming places (text.numbers.
+        place_tokens), none the same (``places_need_numbers``: and numbers, some not): two incidents, two communities."""
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
         brief = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure)
