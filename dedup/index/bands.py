@@ -202,7 +202,7 @@ class TextVerifier:
         sharing at least ``numbers_share`` of the fewer); its numbers count against it (J under ``numbers_sure``,
         both naming at least ``numbers_least``, sharing less than ``numbers_against``), or ``places_differ``."""
         keep, drop = self.numbers_alone(a, b, j)
-        return keep, drop | self.places_differ(a, b, j)
+        return keep, drop | self.places_differ(a, b, j, ~drop)  # the places only where the numbers did not decide
 
     def numbers_alone(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``numbers_evidence`` of the numbers alone (the place names left out)."""
@@ -216,14 +216,14 @@ class TextVerifier:
         drop = on_against & (j < self.numbers_sure) & named & (share < self.against_bar(a, b) - 1e-9)
         return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
 
-    def places_differ(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Rule ``places_against`` (session 37, bench/results/numtok-s37.md): a long pair under
-        ``numbers_sure``, the shorter content under ``places_against_chars``, both naming places (text.numbers.
-        place_tokens), none the same (``places_need_numbers``: and numbers, some not): two incidents, two communities."""
+    def places_differ(self, a: np.ndarray, b: np.ndarray, j: np.ndarray, where: np.ndarray | bool = True) -> np.ndarray:
+        """Rule ``places_against`` (s37, results/numtok-s37.md): a long pair under ``numbers_sure``, the shorter under ``places_against_chars``,
+        both naming places (text.numbers.place_tokens), none the same (``places_need_numbers``: numbers too, some not alike)."""
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
-        brief = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure)
-        return brief & places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers)
+        floor = min(self.threshold, self.identity_threshold, self.distinct_floor, self.numbers_floor)  # no bar under it
+        maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure) & (j >= floor) & where
+        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe)
 
     @property
     def brief_on(self) -> bool:
@@ -313,7 +313,7 @@ class TextVerifier:
         numbers &= ~short
         unlike = (unlike_mask & ~short).tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
-        places = (self.places_differ(a, b, j) & ~self.numbers_alone(a, b, j)[1]).tolist()  # the numbers named first
+        places = self.places_differ(a, b, j, ~self.numbers_alone(a, b, j)[1]).tolist()  # the numbers named first
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):

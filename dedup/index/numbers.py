@@ -10,6 +10,7 @@ import numpy as np
 from ..text.numbers import PLACE_BIT
 
 _LOW = np.uint64(0xFFFF_FFFF)  # a count word's number tokens (its high half: the place names)
+_U32 = np.uint64(32)
 
 
 def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -28,11 +29,23 @@ def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return shared, least
 
 
-def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False) -> np.ndarray:
+def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False,
+                  where: np.ndarray | None = None) -> np.ndarray:
     """For two aligned blocks of ``number_words``: whether both rows name a place (a kept value
     over PLACE_BIT) and none of a's is among b's; ``unless_numbers``: and both name numbers, some
     number of the one naming fewer not the other's (a refile mistyping its place name keeps its
-    numbers; without numbers a place name alone is no evidence against: a joint letter's typo)."""
+    numbers; without numbers a place name alone is no evidence against: a joint letter's typo).
+    ``where``: only these pairs can be (the others False); with the count words' place counts,
+    the hashes are compared for the few pairs left."""
+    maybe = (a[:, 0] >> _U32 > 0) & (b[:, 0] >> _U32 > 0) & (True if where is None else where)
+    out = np.zeros(len(a), bool)
+    rows = np.flatnonzero(maybe)
+    if len(rows):
+        out[rows] = _places_unlike(a[rows], b[rows], unless_numbers)
+    return out
+
+
+def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool) -> np.ndarray:
     va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
     vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
     place_a, place_b = va >= PLACE_BIT, vb >= PLACE_BIT
