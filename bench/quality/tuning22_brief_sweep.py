@@ -38,7 +38,7 @@ import itertools
 import numpy as np
 
 from bench.quality.tuning22_numbers_sweep import SETS as NUMBERS_SETS, signed
-from bench.quality.tuning22_recall_sweep import ranked, score_point
+from bench.quality.tuning22_recall_sweep import point_table, ranked, score_point
 from dedup.index.bands import TextVerifier
 
 SETS = NUMBERS_SETS + ",places_brief:5000:0,places_brief:50000:1"
@@ -81,14 +81,7 @@ def main() -> None:
         print("\nRanked: precision kept on every set (P >= off's - 0.001) and no false group over 5 rows first, "
               "then the highest lowest recall, then the mean F1.")
     print("Per set: " + ", ".join(x[0] for x in results[OFF]))
-    head = ("numbers_brief_chars", "numbers_brief_against", "allowed", "min P", "min R", "mean F1",
-            "largest false group", "false groups > 5", "P per set", "R per set")
-    print("\n| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
-    for point, rs in order:
-        cells = [*map(str, point), str(allowed(rs)), f"{min(x[1] for x in rs):.4f}", f"{min(x[2] for x in rs):.4f}",
-                 f"{np.mean([x[3] for x in rs]):.4f}", str(max(x[4] for x in rs)), str(sum(x[5] for x in rs)),
-                 " ".join(f"{x[1]:.4f}" for x in rs), " ".join(f"{x[2]:.4f}" for x in rs)]
-        print("| " + " | ".join(cells) + " |")
+    point_table(("numbers_brief_chars", "numbers_brief_against"), order, allowed)
 
 
 if __name__ == "__main__":

@@ -72,6 +72,20 @@ def score_point(s: np.ndarray, i: np.ndarray, j: np.ndarray, verifier: TextVerif
     return score(star_labels(len(s), s, i[keep], j[keep], verifier), code)
 
 
+def point_table(names: tuple, order: list, allowed=None) -> None:
+    """Print a sweep's ranked points (``order``: (point, per-set results) as ``ranked`` gives) as a
+    markdown table: the point's values under ``names``, whether it is allowed (when given), min P,
+    min R, mean F1, the largest false group, false groups over 5 rows, P and R per set."""
+    head = (*names, *(("allowed",) if allowed else ()), "min P", "min R", "mean F1", "largest false group",
+            "false groups > 5", "P per set", "R per set")
+    print("\n| " + " | ".join(head) + " |\n" + "|---" * len(head) + "|")
+    for point, rs in order:
+        cells = [*map(str, point), *((str(allowed(rs)),) if allowed else ()), f"{min(x[1] for x in rs):.4f}",
+                 f"{min(x[2] for x in rs):.4f}", f"{np.mean([x[3] for x in rs]):.4f}", str(max(x[4] for x in rs)),
+                 str(sum(x[5] for x in rs)), " ".join(f"{x[1]:.4f}" for x in rs), " ".join(f"{x[2]:.4f}" for x in rs)]
+        print("| " + " | ".join(cells) + " |")
+
+
 def ranked(results: dict, off: tuple) -> tuple:
     """(allowed, the points ranked) of a rule's sweep: ``results`` maps each point to its (spec, P, R,
     F1, largest false group, false groups > 5) per set; allowed: precision kept on every set (within

@@ -23,6 +23,8 @@ def parse_match(raw: dict, problems) -> MatchConfig:
     values["numbers_least"] = integer(raw, "numbers_least", "match", problems, default=d.numbers_least, minimum=1)
     values["numbers_brief_chars"] = integer(raw, "numbers_brief_chars", "match", problems,
                                             default=d.numbers_brief_chars, minimum=0)
+    values["places_against_chars"] = integer(raw, "places_against_chars", "match", problems,
+                                             default=d.places_against_chars, minimum=0)
     values["digits"] = raw.get("digits", d.digits)
     if values["digits"] not in DIGIT_MODES:
         problems.add("match.digits", f"must be one of {', '.join(DIGIT_MODES)}")

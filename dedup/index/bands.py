@@ -38,11 +38,11 @@ of the fewer (a refile of one incident on a shared topic template), and count ag
 under ``numbers_sure`` that shares less than ``numbers_against`` of them (another incident at the
 same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. With
 ``numbers_brief_chars`` (on by default since session 36 (i22-places2), bench/results/places2-s36.md) a brief
-pair, the shorter content under it, is held to ``numbers_brief_against`` instead:
-a one-sentence template's own details are small-range numbers, and in a large table two incidents
-share half of them by chance (bench/results/places-s36.md). Every
-decision depends on the two rows alone, so a full run and any sequence of incremental runs find the
-same pairs.
+pair, the shorter content under it, is held to ``numbers_brief_against`` instead: a one-sentence
+template's own details are small-range numbers, two incidents share half of them by chance in a
+large table (bench/results/places-s36.md); rule ``places_against`` (session 37) drops such a pair
+(under ``places_against_chars``) naming two other communities (bench/results/numtok-s37.md). Every
+decision depends on the two rows alone, so full and incremental runs find the same pairs.
 
 The defaults were chosen on bench/datasets/labelled and the training mix of bench/research/issue14 (deleted; in git history)
 (sweep: bench/quality/sweep_recipe.py) and scored on bench/datasets/heldout, which they were not chosen on.
@@ -58,7 +58,7 @@ import numpy as np
 from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
 from .names import key_names, per_row
-from .numbers import shared_numbers
+from .numbers import places_unlike, shared_numbers
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
@@ -175,6 +175,8 @@ class TextVerifier:
     numbers_at: int = 0  # the signature word where the number tokens start (0: none)
     numbers_brief_chars: int = 0  # a long pair whose shorter content is under this many characters ...
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
+    places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
+    places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens the two rows have in common, and
@@ -195,21 +197,33 @@ class TextVerifier:
         return (least >= self.numbers_least) & (share >= self.numbers_share - 1e-9)
 
     def numbers_evidence(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of
-        their shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least
-        ``numbers_least``, sharing at least ``numbers_share`` of the fewer); its numbers count
-        against it (J under ``numbers_sure``, both naming at least ``numbers_least``, sharing less
-        than ``numbers_against``: another incident of one topic at one place)."""
+        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of their
+        shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least ``numbers_least``,
+        sharing at least ``numbers_share`` of the fewer); its numbers count against it (J under ``numbers_sure``,
+        both naming at least ``numbers_least``, sharing less than ``numbers_against``), or ``places_differ``."""
+        keep, drop = self.numbers_alone(a, b, j)
+        return keep, drop | self.places_differ(a, b, j, ~drop)  # the places only where the numbers did not decide
+
+    def numbers_alone(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``numbers_evidence`` of the numbers alone (the place names left out)."""
         on_for = bool(self.numbers_at) and self.numbers_floor < self.threshold
         on_against = bool(self.numbers_at) and bool(self.numbers_against or self.brief_on)
         if not (on_for or on_against):
-            none = np.zeros(len(a), dtype=bool)
-            return none, none.copy()
+            return np.zeros(len(a), dtype=bool), np.zeros(len(a), dtype=bool)
         share, least = self.numbers_alike(a, b)
         named = least >= self.numbers_least
         keep = on_for & (j >= self.numbers_floor) & self.numbers_agree(share, least)
         drop = on_against & (j < self.numbers_sure) & named & (share < self.against_bar(a, b) - 1e-9)
         return np.asarray(keep, dtype=bool), np.asarray(drop, dtype=bool)
+
+    def places_differ(self, a: np.ndarray, b: np.ndarray, j: np.ndarray, where: np.ndarray | bool = True) -> np.ndarray:
+        """Rule ``places_against`` (s37, results/numtok-s37.md): a long pair under ``numbers_sure``, the shorter under ``places_against_chars``,
+        both naming places (text.numbers.place_tokens), none the same (``places_need_numbers``: numbers too, some not alike)."""
+        if not (self.numbers_at and self.places_against_chars):
+            return np.zeros(len(a), dtype=bool)
+        floor = min(self.threshold, self.identity_threshold, self.distinct_floor, self.numbers_floor)  # no bar under it
+        maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure) & (j >= floor) & where
+        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe)
 
     @property
     def brief_on(self) -> bool:
@@ -284,7 +298,8 @@ class TextVerifier:
              "distinct": ("content with its distinctive details alike", "distinct_threshold"),
              "numbers": ("content with its numbers alike", "numbers_floor"),
              "numbers_against": ("content with its numbers unlike", "numbers_against"),
-             "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against")}
+             "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against"),
+             "places_against": ("content naming other places", "places_against_chars")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
         """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
@@ -298,12 +313,14 @@ class TextVerifier:
         numbers &= ~short
         unlike = (unlike_mask & ~short).tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
+        places = self.places_differ(a, b, j, ~self.numbers_alone(a, b, j)[1]).tolist()  # the numbers named first
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
-            if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt):
-                out.append("numbers_brief_against" if brief[n] else "numbers_against")  # the bar it reached, overruled
+            if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt or nu):
+                out.append("places_against" if places[n] else "numbers_brief_against" if brief[n]
+                           else "numbers_against")  # the bar it reached, overruled
             elif x >= getattr(self, self.RULES[plain][1]):
                 out.append(plain)
             elif s and x >= getattr(self, self.RULES[with_id][1]):

@@ -7,16 +7,53 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..text.numbers import PLACE_BIT
+
+_LOW = np.uint64(0xFFFF_FFFF)  # a count word's number tokens (its high half: the place names)
+_U32 = np.uint64(32)
+
 
 def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(shared, least): for two aligned (pairs, 1 + keep / 2) blocks of ``number_words``, how many
-    kept tokens the two rows have in common and the smaller of their (kept) token counts."""
+    kept number tokens the two rows have in common and the smaller of their (kept) number counts
+    (place names left out)."""
     va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
     vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
     keep = va.shape[1]
     shared = np.zeros(len(a), np.int64)
-    for k in range(keep):  # each kept token of a: is it among b's? (0: an empty slot)
+    for k in range(keep):  # each kept number of a: is it among b's? (0: an empty slot; over PLACE_BIT: a place)
         col = va[:, k:k + 1]
-        shared += ((vb == col).any(axis=1) & (col[:, 0] != 0))
-    least = np.minimum(np.minimum(a[:, 0], b[:, 0]), keep).astype(np.int64)
+        shared += ((vb == col).any(axis=1) & (col[:, 0] != 0) & (col[:, 0] < PLACE_BIT))
+    counts = np.minimum(a[:, 0] & _LOW, b[:, 0] & _LOW)
+    least = np.minimum(counts, keep).astype(np.int64)
     return shared, least
+
+
+def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False,
+                  where: np.ndarray | None = None) -> np.ndarray:
+    """For two aligned blocks of ``number_words``: whether both rows name a place (a kept value
+    over PLACE_BIT) and none of a's is among b's; ``unless_numbers``: and both name numbers, some
+    number of the one naming fewer not the other's (a refile mistyping its place name keeps its
+    numbers; without numbers a place name alone is no evidence against: a joint letter's typo).
+    ``where``: only these pairs can be (the others False); with the count words' place counts,
+    the hashes are compared for the few pairs left."""
+    maybe = (a[:, 0] >> _U32 > 0) & (b[:, 0] >> _U32 > 0) & (True if where is None else where)
+    out = np.zeros(len(a), bool)
+    rows = np.flatnonzero(maybe)
+    if len(rows):
+        out[rows] = _places_unlike(a[rows], b[rows], unless_numbers)
+    return out
+
+
+def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool) -> np.ndarray:
+    va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
+    vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
+    place_a, place_b = va >= PLACE_BIT, vb >= PLACE_BIT
+    shared = np.zeros(len(a), bool)
+    for k in range(va.shape[1]):
+        shared |= place_a[:, k] & (vb == va[:, k:k + 1]).any(axis=1)
+    out = place_a.any(axis=1) & place_b.any(axis=1) & ~shared
+    if unless_numbers:
+        alike, least = shared_numbers(a, b)
+        out &= (least > 0) & (alike < least)
+    return out

@@ -54,6 +54,7 @@ class MayVerify:
         self.ids = np.ascontiguousarray(sig[:, 1:1 + v.identity])
         on = bool(v.numbers_at) and v.numbers_floor < v.threshold
         self.numbers = np.ascontiguousarray(sig[:, v.numbers_at:]) if on else None
+        self.counts = self.numbers[:, 0] & np.uint64(0xFFFF_FFFF) if on else None  # number tokens (high half: places)
         self.verifier = v
         self.small = v.compact(sig) if values.shape[1] == v.perms else None
 
@@ -85,7 +86,7 @@ class MayVerify:
 
     def _numbers_alike(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Rule ``numbers``' condition on the number tokens (its bar on J left out)."""
-        v, least = self.verifier, np.minimum(self.numbers[i, 0], self.numbers[j, 0])
+        v, least = self.verifier, np.minimum(self.counts[i], self.counts[j])
         out = np.zeros(len(i), dtype=bool)
         named = np.flatnonzero(least >= v.numbers_least)  # the cheap half first: both name enough
         if len(named):

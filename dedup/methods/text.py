@@ -55,6 +55,7 @@ class TextMinHash(KeyedMethod):
                                 numbers_least=m.numbers_least, numbers_share=m.numbers_share,
                                 numbers_against=m.numbers_against, numbers_sure=m.numbers_sure,
                                 numbers_brief_chars=m.numbers_brief_chars, numbers_brief_against=m.numbers_brief_against,
+                                places_against_chars=m.places_against_chars,
                                 numbers_at=signature.numbers_at if numbers else 0)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor))
@@ -83,7 +84,8 @@ class TextMinHash(KeyedMethod):
     def _numbers_keys(self) -> tuple[str, ...]:
         """Rule numbers' settings in the stamp, only when it is on (off: the stamp before it); its bar
         for brief contents only when that is on."""
-        brief = ("numbers_brief_chars", "numbers_brief_against") if self.verifier.brief_on else ()
+        brief: tuple[str, ...] = ("numbers_brief_chars", "numbers_brief_against") if self.verifier.brief_on else ()
+        brief += ("places_against_chars", "places_need_numbers") if self.verifier.places_against_chars else ()
         return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure", *brief) \
             if self.signature.numbers else ()
 

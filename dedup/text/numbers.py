@@ -7,6 +7,12 @@ person or a neighbour in their own words, repeats its numbers; a new incident at
 names other dates and numbers. The numbers are the row's own, not learned from the table, so two
 rows are compared the same way in a full run and in any incremental run (rule ``numbers`` of
 dedup.index.bands.TextVerifier, compared by dedup.index.numbers).
+
+Since session 37 (NUMBERS_VERSION 2, bench/results/numtok-s37.md) a row's place names are kept
+beside them: two characters before a residential-place ending (小区, 花园, 新村, 城 ...), their hashes
+with the top bit set (number tokens' clear), so they sort after the numbers and never count among
+them. In a large table two brief complaints on one topic at two communities share most of their
+small-range numbers by chance; their place names tell them apart (rule ``places_against``).
 """
 
 from __future__ import annotations
@@ -21,7 +27,24 @@ from .normalize import nfkc
 
 _NUMBER = re.compile(r"(\d+)(\D?)")
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
-NUMBERS_VERSION = 1
+NUMBERS_VERSION = 2  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37)
+PLACE_BIT = 0x8000_0000  # set in a place name's 32-bit hash, clear in a number token's
+# endings of Chinese residential place names (a general list); a place name is two characters and one
+PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
+                 "新城", "苑", "城", "园", "府", "庭", "湾")
+_PLACE = re.compile(r"(?=([\u4e00-\u9fff]{2}(?:" + "|".join(PLACE_ENDINGS) + ")))")
+
+
+def place_tokens(text: str) -> set[str]:
+    """The place names of NFKC ``text``: two Han characters and a place ending; of overlapping
+    matches the one ending last (青城小区, not 于青城, in 关于青城小区)."""
+    text = nfkc(text)
+    found = sorted(((m.start(), m.start() + len(m.group(1))) for m in _PLACE.finditer(text)), key=lambda se: -se[1])
+    kept: list[tuple[int, int]] = []
+    for start, end in found:
+        if all(end <= s or start >= e for s, e in kept):
+            kept.append((start, end))
+    return {text[s:e] for s, e in kept}
 
 
 def number_tokens(text: str) -> set[str]:
@@ -29,17 +52,22 @@ def number_tokens(text: str) -> set[str]:
     return {d + u for d, u in _NUMBER.findall(nfkc(text))}
 
 
-def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP) -> np.ndarray:
-    """(rows, 1 + keep / 2) uint64: how many distinct number tokens each row's cells have, then
-    the smallest ``keep`` of their 32-bit hashes (never 0) ascending, two a word, 0-padded."""
+def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP, places: bool = True) -> np.ndarray:
+    """(rows, 1 + keep / 2) uint64: how many distinct number tokens each row's cells have (and
+    how many place names, times 2**32), then the smallest ``keep`` of their 32-bit hashes (never 0;
+    a number's under PLACE_BIT, a place name's over it) ascending, two a word, 0-padded;
+    ``places`` False: no place names (the numbers as version 2 stores them)."""
     out = np.zeros((len(cells), 1 + keep // 2), np.uint64)
     values = np.zeros((len(cells), keep), np.uint32)
     for r, parts in enumerate(cells):
         tokens = set().union(*map(number_tokens, parts)) if parts else set()
-        if not tokens:
+        named = set().union(*map(place_tokens, parts)) if parts and places else set()
+        if not tokens and not named:
             continue
-        hashed = sorted({(CityHash64(t.encode("utf-8")) & 0xFFFF_FFFF) | 1 for t in tokens})[:keep]
-        out[r, 0] = len(tokens)
+        hashed = sorted({(CityHash64(t.encode("utf-8")) & (PLACE_BIT - 1)) | 1 for t in tokens})
+        hashed += sorted({(CityHash64(t.encode("utf-8")) & 0xFFFF_FFFF) | PLACE_BIT | 1 for t in named})
+        hashed = hashed[:keep]
+        out[r, 0] = len(tokens) + (len(named) << 32)
         values[r, :len(hashed)] = hashed
     out[:, 1:] = values.view(np.uint64)
     return out

@@ -82,7 +82,9 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
             text = zh.number_edit(rng, text) if rng.random() < zh.NUMBER_EDIT else text  # session 36, i22-places2
             text = zh.edit(rng, text, ["请尽快处理。", f"{fx['date']}又发生了同样的情况。"])
             again = {**who, "phone": zh.phone(rng)} if rng.random() < 0.2 else who
-            letter("refiled", text, title if rng.random() < 0.8 else f"再次反映{topic[0]}问题", again, lab)
+            their = title if rng.random() < 0.8 else f"再次反映{topic[0]}问题"
+            their, text = zh.any_typo(rng, their, text)  # session 37: a typo anywhere, the place name too
+            letter("refiled", text, their, again, lab)
     docs = docs[:n_rows]
     rng.shuffle(docs)
     rows, truth, kinds = [], {}, {}

@@ -68,7 +68,8 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
         r = rng.random()
         for _ in range(rng.randint(1, 2) if r < 0.15 and kind == "original" else 0):
             again = zh.number_edit(rng, text) if rng.random() < zh.NUMBER_EDIT else text
-            docs.append(({**who, "title": title, "content": zh.edit(rng, again, ["请尽快处理。"])}, "refiled", lab))
+            their, again = zh.any_typo(rng, title, again)  # session 37: a typo anywhere, the place name too
+            docs.append(({**who, "title": their, "content": zh.edit(rng, again, ["请尽快处理。"])}, "refiled", lab))
         for _ in range(rng.randint(1, 3) if 0.15 <= r < 0.25 and kind == "original" else 0):
             other = {"name": zh.name(rng), "phone": zh.phone(rng), "address": zh.address(rng, dist, comm)}
             if rng.random() < OWN_BUILDING:  # the same words, their own building (the next one)

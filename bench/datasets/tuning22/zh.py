@@ -78,6 +78,20 @@ NUMBER_EDIT = 0.33  # share of refiles that edit one number or its unit (session
 UNIT_TYPOS = {"号": "好", "单": "但", "天": "夭", "月": "越", "日": "曰", "楼": "搂", "次": "此", "份": "分"}
 
 
+def any_typo(rng: random.Random, title: str, text: str) -> tuple[str, str]:
+    """A refile's typo on any Han character of its title and text, written as another of this
+    folder's characters (session 37, prompted by the held-out diagnosis in bench/results/numtok-s37.md:
+    refiles whose typo hits the community's name; ``edit``'s typos only swap a few homophones, never
+    a name). It lands on a place name as often as the name's share of the characters."""
+    both = title + "\n" + text
+    spots = [i for i, c in enumerate(both) if "\u4e00" <= c <= "\u9fff"]
+    if not spots:
+        return title, text
+    i = rng.choice(spots)
+    both = both[:i] + rng.choice([c for c in PLACE_A + PLACE_B + GIVEN if c != both[i]]) + both[i + 1:]
+    return tuple(both.split("\n", 1))  # type: ignore[return-value]
+
+
 def number_edit(rng: random.Random, text: str) -> str:
     """A refile's edit of one number (session 36, i22-places2): another value written for it, or a typo on the
     unit character after it (2单 / 2但), which breaks the number token (digits and the character after)."""
