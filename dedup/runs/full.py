@@ -126,7 +126,7 @@ def term_counts(terms: TermModel | None, recipe: Recipe) -> TermCounts | None:
 def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.ndarray, distinct=None) -> TableSnapshot:
     """``base`` with the rows: keys, fingerprints, sketch words, block entries, row watermarks."""
     return replace(base, keys=rows.keys, fingerprints=fingerprints_of(sketches, len(rows.keys)),
-                   sketches=extra_words(sketches), blocks=recipe.packed_entries(rows.keys, sketches, distinct=distinct),
+                   sketches=extra_words(sketches, copy=False), blocks=recipe.packed_entries(rows.keys, sketches, distinct=distinct),
                    row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None)
 
 
