@@ -22,6 +22,7 @@ from ..text.terms import TermModel
 from . import sizes
 from .clock import StageClock
 from .featurise import featurise_table
+from .heap import give_back_freed
 from .lineage import counts, describe, keep_ids
 from .locking import table_run
 from .parallel import resolve_workers
@@ -51,6 +52,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         featured = featurise_table(source, recipe, progress=progress, workers=resolve_workers(config.text.workers),
                                    clock=clock, stored=store if keep_terms else None)
         rows, sketches, recipe, terms = featured.rows, featured.sketches, featured.recipe, featured.terms
+        give_back_freed()  # the read's and sketch stage's freed batches, before the store writer forks
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
             distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
