@@ -19,24 +19,12 @@ from dedup.index.minhash import distances, key_pairs
 from dedup.runs.parallel import Featurizing, featurize_rows
 from dedup.runs.recipe import Recipe
 from dedup.store.entries import PackedEntries
+from test_anchors import _anchored_pairs
 
 
 def _keys(rows: int, cols: int, values: int, seed: int) -> np.ndarray:
     """Keys drawn from few values, so buckets of many sizes (0: no key)."""
     return np.random.default_rng(seed).integers(0, values, size=(rows, cols)).astype(np.uint64)
-
-
-def _pairs_by_hand(keys: np.ndarray, anchors: int | None) -> set[tuple[int, int]]:
-    out = set()
-    for c in range(keys.shape[1]):
-        buckets: dict[int, list[int]] = {}
-        for r, k in enumerate(keys[:, c].tolist()):
-            if k:
-                buckets.setdefault(k, []).append(r)
-        for rows in buckets.values():
-            for p, i in enumerate(rows if anchors is None else rows[:anchors]):
-                out.update((i, j) for j in rows[p + 1:])
-    return out
 
 
 @pytest.mark.parametrize("anchors", [None, 3])
@@ -46,7 +34,7 @@ def test_key_pairs_split_a_chunk_at_a_time_are_every_pair_once_in_order(monkeypa
     keys = _keys(300, 4, 40, seed=chunk)
     i, j = key_pairs(keys, anchors)
     assert i.dtype == j.dtype == np.int64
-    assert list(zip(i.tolist(), j.tolist())) == sorted(_pairs_by_hand(keys, anchors))
+    assert list(zip(i.tolist(), j.tolist())) == sorted(_anchored_pairs(keys, anchors or len(keys)))
 
 
 @pytest.mark.parametrize("chunk", [1, 5, 1 << 18])
