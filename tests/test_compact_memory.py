@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 import dedup.index.minhash as minhash
+import dedup.index.triples as triples
 import dedup.store.entries as entries_module
 from dedup.config import parse_config
 from dedup.demo import DEMO_CONFIG
@@ -125,3 +126,16 @@ def test_the_first_batch_held_back_goes_to_the_pool_first_and_comes_back_first()
     for ((keys, feats, _s), _n), (keys_w, feats_w, _sw) in zip(got, want):
         assert keys == keys_w
         assert feats.hashes.tobytes() == feats_w.hashes.tobytes()
+
+
+@pytest.mark.parametrize("rows_at_a_time", [1, 3, 1 << 14])
+def test_triple_codes_a_chunk_of_rows_at_a_time_are_the_whole_arrays(monkeypatch, rows_at_a_time):
+    values = np.random.default_rng(rows_at_a_time).integers(0, 1 << 32, size=(20, 64), dtype=np.uint64)
+    v = values[:, :63].reshape(20, 21, 3)
+    mix = triples._MIX
+    with np.errstate(over="ignore"):
+        want = ((v[:, :, 0] * mix[0] + v[:, :, 1] * mix[1] + v[:, :, 2] * mix[2]) >> np.uint64(48)).astype(np.uint16)
+    monkeypatch.setattr(triples, "CODE_ROWS", rows_at_a_time)
+    got = triples.triple_codes(values)
+    assert got.dtype == np.uint16 and got.tobytes() == want.tobytes()
+    assert triples.triple_codes(values[:0]).shape == (0, 21)
