@@ -4,8 +4,8 @@ glibc keeps the memory Python and numpy free in its heap for reuse, and its mmap
 to 32 MB once a large array has been freed, so the read's and sketch stage's batches (tens of MB
 each, made and freed thousands of times) leave pages that count in the process's RSS until the
 run ends, and that a forked store writer inherits. ``malloc_trim(0)`` returns the free pages
-(issue 26: about 60 MB at 200,000 demo rows, bench/results/memory-s37.md). Elsewhere (no glibc) it
-does nothing."""
+(issue 26, bench/results/memory-s37.md; its share of that page's cut was not measured apart).
+Elsewhere (no glibc) it does nothing."""
 
 from __future__ import annotations
 
