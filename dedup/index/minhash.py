@@ -22,6 +22,7 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
 PART_ENTRIES = 1 << 16  # key_pairs sorts its keys in partitions of about this many (in cache)
 ROW_CHUNK = 1 << 13  # key_pairs remixes and partitions the keys of this many rows together
+SPLIT_CHUNK = 1 << 18  # candidate codes split into (i, j) at a time
 FEATURE_CHUNK = 1 << 20  # weighted_minhash works on about this many features (whole rows) at a time
 
 
@@ -171,11 +172,34 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
                            None if offsets is None else offsets[:, part >> spread], keep)
              for part, words in enumerate(_partitions(keys, low, spread))]
     code = np.concatenate(codes)
+    del codes  # the partitions' codes: held with the joined ones they doubled the stage's peak
     if not len(code):
         return none
     code.sort()
     code = code[np.concatenate(([True], code[1:] != code[:-1]))]
-    return code // rows, code % rows
+    return _split_codes(code, rows)
+
+
+def distances(fps: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """The Hamming distance (int64) of fingerprints ``fps[i]`` and ``fps[j]`` of each candidate
+    pair, SPLIT_CHUNK pairs at a time: gathered for all pairs at once, the two gathers and their
+    xor were three arrays the candidates' size (issue 26)."""
+    out = np.empty(len(i), dtype=np.int64)
+    for lo in range(0, len(i), SPLIT_CHUNK):
+        a, b = i[lo:lo + SPLIT_CHUNK], j[lo:lo + SPLIT_CHUNK]
+        out[lo:lo + len(a)] = np.bitwise_count(np.take(fps, a) ^ np.take(fps, b))
+    return out
+
+
+def _split_codes(code: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(code // rows, code % rows), the second in ``code``'s own place, a chunk at a time: the
+    candidates' i and j without two more arrays of their size beside the codes."""
+    i = np.empty_like(code)
+    for lo in range(0, len(code), SPLIT_CHUNK):
+        part, out = code[lo:lo + SPLIT_CHUNK], i[lo:lo + SPLIT_CHUNK]
+        np.floor_divide(part, rows, out=out)
+        part -= out * rows
+    return i, code
 
 
 def _partitions(keys: np.ndarray, low: np.uint64, spread: int) -> list[np.ndarray]:
@@ -197,7 +221,11 @@ def _partitions(keys: np.ndarray, low: np.uint64, spread: int) -> list[np.ndarra
         bounds = np.searchsorted(part[order], np.arange(1, parts, dtype=kind))
         for piece, words_of_part in zip(pieces, np.split(words[order], bounds)):
             piece.append(words_of_part)
-    return [np.concatenate(piece) for piece in pieces]
+    out = []
+    for n, piece in enumerate(pieces):  # each partition's pieces freed once joined
+        out.append(np.concatenate(piece))
+        pieces[n] = []
+    return out
 
 
 def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int, anchors: int | None = None,

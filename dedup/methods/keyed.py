@@ -16,7 +16,7 @@ from ..index.anchors import ANCHORLESS
 from ..index.blocks import BITS
 from ..index.fingerprint import HashedFeatures
 from ..index.keys import picked
-from ..index.minhash import key_pairs
+from ..index.minhash import distances, key_pairs
 from ..index.names import suffixed
 from ..index.pairs import distinct_rows, screened
 from ..text.features import Featurizer
@@ -61,8 +61,7 @@ class KeyedMethod(Method):
             i, j = self.scheme.near(sig, taken, keep)
         else:
             i, j = self.scheme.near(sig, taken) if self.anchored else self.scheme.near(sig)
-        fps = np.ascontiguousarray(sk[:, 0])  # gathered from 8 bytes a row, not a sketch's stride
-        return i, j, np.bitwise_count(fps[i] ^ fps[j]).astype(np.int64)
+        return i, j, distances(np.ascontiguousarray(sk[:, 0]), i, j)
 
     def may_verify(self, sig: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
         """(i, j) -> whether rows i and j of ``sig`` could pass ``verify`` (never False for a pair
@@ -140,10 +139,13 @@ class KeyedMethod(Method):
         # row's names; made flat by numpy (dedup.index.names), each row's entries point into them
         ukeys = self.scheme.keys(self.signatures(uniq))
         own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(ukeys, taken))
+        del ukeys
         per_row = counts[of_row]
         row_of = np.repeat(np.arange(len(keys), dtype=np.int32 if len(keys) < 1 << 31 else np.int64), per_row)
-        at = np.repeat((np.cumsum(counts) - counts)[of_row] - (np.cumsum(per_row) - per_row), per_row) \
-            + np.arange(len(row_of))  # each entry's place in ``own``
+        # each entry's place in ``own``, in the smallest int that holds it (no int64 temporaries an entry)
+        kind = np.int32 if 2 * max(len(own), len(row_of)) < 1 << 31 else np.int64
+        at = np.repeat(((np.cumsum(counts) - counts)[of_row] - (np.cumsum(per_row) - per_row)).astype(kind), per_row)
+        at += np.arange(len(row_of), dtype=kind)
         copy = ~first[row_of]
         if copy.any():  # the copies' names, anchorless, once each, after the others
             need = np.unique(at[copy])

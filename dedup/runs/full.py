@@ -22,6 +22,7 @@ from ..text.terms import TermModel
 from . import sizes
 from .clock import StageClock
 from .featurise import featurise_table
+from .heap import give_back_freed
 from .lineage import counts, describe, keep_ids
 from .locking import table_run
 from .parallel import resolve_workers
@@ -51,6 +52,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         featured = featurise_table(source, recipe, progress=progress, workers=resolve_workers(config.text.workers),
                                    clock=clock, stored=store if keep_terms else None)
         rows, sketches, recipe, terms = featured.rows, featured.sketches, featured.recipe, featured.terms
+        give_back_freed()  # the read's and sketch stage's freed batches, before the store writer forks
         decisions = store.decisions(recipe.table.name)
         with clock.stage("groups"):
             distinct = distinct_rows(rows.keys, recipe.matrix(sketches))  # for the pairs and the block entries
@@ -126,7 +128,7 @@ def term_counts(terms: TermModel | None, recipe: Recipe) -> TermCounts | None:
 def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.ndarray, distinct=None) -> TableSnapshot:
     """``base`` with the rows: keys, fingerprints, sketch words, block entries, row watermarks."""
     return replace(base, keys=rows.keys, fingerprints=fingerprints_of(sketches, len(rows.keys)),
-                   sketches=extra_words(sketches), blocks=recipe.packed_entries(rows.keys, sketches, distinct=distinct),
+                   sketches=extra_words(sketches, copy=False), blocks=recipe.packed_entries(rows.keys, sketches, distinct=distinct),
                    row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None)
 
 

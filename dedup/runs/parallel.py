@@ -73,6 +73,7 @@ class Featurizing:
         self.pool: Workers | None = None
         self.pending: deque[tuple[int, int]] = deque()  # (the batch's number in the pool, its row count)
         self.batches = 0
+        self.held: tuple[Rows, int] | None = None  # the first batch, until a second shows a pool is worth it
 
     def __enter__(self) -> "Featurizing":
         return self
@@ -84,17 +85,26 @@ class Featurizing:
     def submit(self, rows: Rows, n: int) -> Iterator[tuple[Output, int]]:
         """``n`` is the number of rows the batch stands for (its unreadable ones included)."""
         self.batches += 1
-        if self.workers <= 1 or self.batches == 1:  # the first batch may be the only one: no pool yet
+        if self.workers <= 1:
             yield featurize_rows(self.featurizer, rows), n
+            return
+        if self.batches == 1:  # it may be the only one (no pool then): held until the next comes
+            self.held = (rows, n)
             return
         if self.pool is None:
             self.pool = Workers(functools.partial(featurize_rows, self.featurizer), self.workers, "text worker")
+            first, count = self.held or ([], 0)
+            self.held = None
+            self.pending.append((self.pool.put(first), count))
         self.pending.append((self.pool.put(rows), n))
         while len(self.pending) > 2 * self.workers:
             seq, count = self.pending.popleft()
             yield self.pool.get(seq), count
 
     def drain(self) -> Iterator[tuple[Output, int]]:
+        if self.held is not None:  # the table was one batch: featurised here, no pool started
+            (rows, n), self.held = self.held, None
+            yield featurize_rows(self.featurizer, rows), n
         while self.pending:
             seq, count = self.pending.popleft()
             yield self.pool.get(seq), count
