@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..text.numbers import PLACE_BIT
 
+PLACE_BIT = 0x8000_0000  # set in a place name's 32-bit hash, clear in a number token's (dedup.text.numbers)
 _LOW = np.uint64(0xFFFF_FFFF)  # a count word's number tokens (its high half: the place names)
 _U32 = np.uint64(32)
 

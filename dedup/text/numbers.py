@@ -23,12 +23,12 @@ from typing import Sequence
 import numpy as np
 from cityhash import CityHash64
 
+from ..index.numbers import PLACE_BIT
 from .normalize import nfkc
 
 _NUMBER = re.compile(r"(\d+)(\D?)")
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
 NUMBERS_VERSION = 2  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37)
-PLACE_BIT = 0x8000_0000  # set in a place name's 32-bit hash, clear in a number token's
 # endings of Chinese residential place names (a general list); a place name is two characters and one
 PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
                  "新城", "苑", "城", "园", "府", "庭", "湾")
