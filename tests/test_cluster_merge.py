@@ -57,13 +57,13 @@ def test_a_decision_different_keeps_the_groups_apart():
     assert groups(check, merge=True, decisions=apart) == [["1", "2", "5"], ["3", "4"]]
 
 
-def test_text_tables_merge_and_say_so_in_the_stamp():
+def test_text_and_record_tables_merge_and_say_so_in_the_stamp():
     def recipe(fields):
         return Recipe.of(parse_config({"source": {"url": "sqlite://"}, "tables": {"t": {"key": "id", "fields": fields}}}),
                          "t")
     text, persons = recipe({"content": "text"}), recipe({"name": "short", "phone": "short", "id_number": "short"})
     assert text.merge and text.stamp["merge"] is True  # a stored text table asks for one full run
-    assert not persons.merge and "merge" not in persons.stamp  # record tables: not chosen for them
+    assert persons.merge and persons.stamp["merge"] is True  # record tables too (s37, recmerge-s37.md)
 
 
 # --- a full then incremental run merges as one full run does ---------------------------------------

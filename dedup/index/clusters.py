@@ -28,7 +28,7 @@ recall from 0.968 to 0.985 (5,000 rows; bench/quality/records/sweep_gather.py); 
 petitions (collective copies filed before the copy that ties them) 0.9585 to 0.9647
 (bench/quality/recall_s35_sweep.py).
 
-Merging (``merge``, issue 22; text tables): two copies of one petition can each start a group
+Merging (``merge``, issue 22; text and record tables): two copies of one petition can each start a group
 before a copy close to both exists (the second's centre failed the first group's head rule when
 that head was still one row), and a row joins only the first group whose head it matches. So when
 a row joins a group, each later-centred group holding another of its partners is merged in when
@@ -36,7 +36,8 @@ the row matches half of that group's head and a third (MERGE_SHARE) of the pairs
 decided when the row is placed, from the groups the rows before it made, and the link it merged
 by is stored as a pair: re-placing a stored group's rows from its pairs merges it again. On the
 tuning petitions recall 0.9647 to 0.9775, no other tuning set changed (half: 0.9720)
-(bench/quality/recall_s37_sweep.py).
+(bench/quality/recall_s37_sweep.py); record tables (two groups of one person): tuning F1 the same or
+higher on every set, held-out persons with copies 0.985 to 0.987 at 20k (bench/results/recmerge-s37.md).
 
 Why this shape: a row's place depends only on the rows before it (and, gathered, on the row that
 gathered it), so a group's head is always its lowest keys and the stored groups are all the state

@@ -31,6 +31,7 @@ class Records(KeyedMethod):
     accepted = "record"
     learns = True
     gathers = True  # a corrupted copy matched only by later copies (dedup.index.clusters)
+    merges = True  # two groups of one person, each started by its own copy (bench/results/recmerge-s37.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:

@@ -50,7 +50,7 @@ class Recipe:
     stamp: dict  # the version stamp, without what a full run learns
     clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
     gather: bool = False  # star clustering with the method's gathering of rows left alone (record and text tables)
-    merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text tables)
+    merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text and record tables)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:

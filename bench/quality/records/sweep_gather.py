@@ -14,6 +14,7 @@ floor is in use. ``floor_below`` 2 is the trigger before (the cap ``max_partners
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -37,7 +38,8 @@ def star_groups(keys: list[str], sig: np.ndarray, scheme: RecordScheme, i, j, ga
         return scheme.verify(sig[[at[a] for a, _ in pairs]], sig[[at[b] for _, b in pairs]]).tolist()
 
     pairs = [Pair(keys[a], keys[b], 0) for a, b in zip(i.tolist(), j.tolist())]
-    return [g.keys for g in cluster(pairs, dict.fromkeys(keys, 0), check, gather=gather)]
+    merge = os.environ.get("DEDUP_BENCH_MERGE", "1") == "1"  # as `dedup full` (s37); 0: without merging, as before
+    return [g.keys for g in cluster(pairs, dict.fromkeys(keys, 0), check, gather=gather, merge=merge)]
 
 
 def measure(spec: str, below: float, gather: bool, data) -> str:
