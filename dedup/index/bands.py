@@ -309,11 +309,11 @@ class TextVerifier:
         same = self.same_person(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         details = self.by_details(a, b, j) & ~short
-        numbers, unlike_mask = self.numbers_evidence(a, b, j)
+        numbers, by_numbers = self.numbers_alone(a, b, j)  # numbers_evidence's two parts, kept apart to name them
+        by_places = self.places_differ(a, b, j, ~by_numbers)  # the numbers named first
         numbers &= ~short
-        unlike = (unlike_mask & ~short).tolist()
+        unlike, places = ((by_numbers | by_places) & ~short).tolist(), by_places.tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
-        places = self.places_differ(a, b, j, ~self.numbers_alone(a, b, j)[1]).tolist()  # the numbers named first
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):

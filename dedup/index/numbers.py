@@ -13,6 +13,12 @@ _LOW = np.uint64(0xFFFF_FFFF)  # a count word's number tokens (its high half: th
 _U32 = np.uint64(32)
 
 
+def number_counts(words: np.ndarray) -> np.ndarray:
+    """Each row's count of number tokens, from the count word of its ``number_words`` (the word's
+    high half counts its place names)."""
+    return words[:, 0] & _LOW
+
+
 def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(shared, least): for two aligned (pairs, 1 + keep / 2) blocks of ``number_words``, how many
     kept number tokens the two rows have in common and the smaller of their (kept) number counts
@@ -24,7 +30,7 @@ def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
     for k in range(keep):  # each kept number of a: is it among b's? (0: an empty slot; over PLACE_BIT: a place)
         col = va[:, k:k + 1]
         shared += ((vb == col).any(axis=1) & (col[:, 0] != 0) & (col[:, 0] < PLACE_BIT))
-    counts = np.minimum(a[:, 0] & _LOW, b[:, 0] & _LOW)
+    counts = np.minimum(number_counts(a), number_counts(b))
     least = np.minimum(counts, keep).astype(np.int64)
     return shared, least
 

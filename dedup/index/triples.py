@@ -23,6 +23,8 @@ import math
 
 import numpy as np
 
+from .numbers import number_counts
+
 
 TRIPLE = 3
 CODE_ROWS = 1 << 14  # rows whose triple codes are made at a time
@@ -58,7 +60,7 @@ class MayVerify:
         self.ids = np.ascontiguousarray(sig[:, 1:1 + v.identity])
         on = bool(v.numbers_at) and v.numbers_floor < v.threshold
         self.numbers = np.ascontiguousarray(sig[:, v.numbers_at:]) if on else None
-        self.counts = self.numbers[:, 0] & np.uint64(0xFFFF_FFFF) if on else None  # number tokens (high half: places)
+        self.counts = number_counts(self.numbers) if on else None
         self.verifier = v
         self.small = v.compact(sig) if values.shape[1] == v.perms else None
 
