@@ -60,6 +60,7 @@ Check = Callable[[list[tuple[str, str]]], list[bool]]  # (centre, row) pairs -> 
 
 QUORUM = 3  # a row is checked against a group's first this many rows (its head)
 MERGE_SHARE = 1 / 3  # merging: the share of the pairs of two groups' heads that must verify (recall_s37_sweep.py)
+WIDE = 9  # widening: a row the heads left alone is checked against a group's first this many rows (recall_s38_sweep.py)
 
 
 def need_of(head: int) -> int:
@@ -71,23 +72,24 @@ def need_of(head: int) -> int:
 def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
                   different: dict[str, set[str]] | None = None,
                   same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
-                  gather: bool = False, merge: bool = False) -> list[list[str]]:
+                  gather: bool = False, merge: bool = False, widen: bool = False) -> list[list[str]]:
     """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
 
     ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:
     key -> keys decided different from it (never in one cluster); ``same``: pairs decided the same
     (lower key first; they join without the check, if no "different" forbids it; ``cluster``
-    joins the groups of such pairs afterwards instead); ``gather``, ``merge``: as ``cluster``."""
-    return _star(pairs, rank, check, different or {}, same, gather=gather, merge=merge)[0]
+    joins the groups of such pairs afterwards instead); ``gather``, ``merge``, ``widen``: as ``cluster``."""
+    return _star(pairs, rank, check, different or {}, same, gather=gather, merge=merge, widen=widen)[0]
 
 
 def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False,
-          merge: bool = False) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
+          merge: bool = False, widen: bool = False) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
     """(clusters, row -> the member whose link placed it, the links that merged two groups).
     ``settled``: row -> the head it was placed against before (a stored group): facing the same
     head, it joins without a check; ``gather``: a row that joins a group brings its earlier
     partners left alone (``_gather``); ``merge``: and joins the later-centred groups of its
-    partners whose heads match it and the group's head (``_merge``)."""
+    partners whose heads match it and the group's head (``_merge``); ``widen``: a row no head holds
+    joins a group most of whose first WIDE rows it matches (``_widened``)."""
     settled = settled or {}
     earlier: dict[str, list[str]] = {}
     for p in pairs:
@@ -101,7 +103,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
     bridges: list[tuple[str, str]] = []
     for u in sorted(earlier, key=rank):
         centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
-                              settled.get(u))
+                              settled.get(u), widen)
         centre_of[u] = centre
         members.setdefault(centre, []).append(u)
         if link is not None:
@@ -174,11 +176,12 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
 
 
 def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
-           check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None
+           check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None, widen: bool = False
            ) -> tuple[str, str | None]:
     """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
     it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
-    pair found with one of them was verified already; the others are verified only when needed)."""
+    pair found with one of them was verified already; the others are verified only when needed);
+    ``widen``: failing every head, the first group most of whose first WIDE rows ``u`` matches."""
     if not partners:
         return u, None
     barred = {centre_of[k] for k in apart if k in centre_of} if apart else ()
@@ -199,6 +202,28 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
             rest = [m for m in head if m not in direct]
             held += [m for m, ok in zip(rest, check([(m, u) for m in rest])) if ok]
         if len(held) >= need:
+            return c, min(held, key=rank)
+    if widen:
+        return _widened(u, direct, centres, members, rank, check, barred)
+    return u, None
+
+
+def _widened(u: str, direct: set[str], centres: set[str], members: dict[str, list[str]], rank, check: Check,
+             barred) -> tuple[str, str | None]:
+    """Row ``u`` matched no group's head (0 or 1 of 3): it joins the first group (in centre order,
+    three rows or more) where it matches more than half of the first WIDE rows, at least two. One
+    copy of a petition a few typos from the head's copies but matching most of the group's other
+    copies is one of them; a chain's next link matches one or two rows, not most of nine. Decided
+    from the group as the rows before ``u`` made it, like the head rule (incremental runs re-place
+    the group's rows alike); on the tuning petitions recall 0.9775 to 0.9822 (recall_s38_sweep.py)."""
+    for c in sorted(centres, key=rank):
+        rows = members[c][:WIDE]
+        if c in barred or len(rows) < QUORUM:
+            continue
+        held = [m for m in rows if m in direct]
+        rest = [m for m in rows if m not in direct]
+        held += [m for m, ok in zip(rest, check([(m, u) for m in rest]) if rest else ()) if ok]
+        if len(held) >= 2 and 2 * len(held) > len(rows):
             return c, min(held, key=rank)
     return u, None
 
@@ -253,7 +278,8 @@ def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
 
 
 def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
-            settled: Iterable[Group] = (), gather: bool = False, merge: bool = False) -> list[Group]:
+            settled: Iterable[Group] = (), gather: bool = False, merge: bool = False, widen: bool = False
+            ) -> list[Group]:
     """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
     order of their lowest key: star clusters with ``check``, connected components without it.
     ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
@@ -261,7 +287,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     again joins without being checked again: an incremental run reads no sketch for it);
     ``gather``: a row joining a group brings its earlier partners that were left alone (record
     tables: a corrupted copy matched only by a later one); ``merge``: a row joining a group joins
-    to it the other groups of its partners whose heads it and the group's head match (``_merge``)."""
+    to it the other groups of its partners whose heads it and the group's head match (``_merge``);
+    ``widen``: a row no group's head holds joins a group most of whose first WIDE rows it matches."""
     pairs = apply_decisions(pairs, decisions, fp)
     if check is None:
         return linked_groups(pairs, fp)
@@ -277,7 +304,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     found = [p for p in pairs if (p.a, p.b) not in same and (p.b, p.a) not in same]
     position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
     before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
-    clusters, via, bridges = _star(found, position.__getitem__, check, different, (), before, gather, merge)
+    clusters, via, bridges = _star(found, position.__getitem__, check, different, (), before, gather, merge,
+                                   widen)
     if same:
         clusters, links = _merged(clusters, same, different)
         return star_groups(clusters, fp, via, [*bridges, *links])

@@ -49,6 +49,7 @@ class Method(ABC):
     # how its pairs become groups
     gathers: bool = False  # star clustering: a row joining a group brings its earlier partners left alone
     merges: bool = False  # star clustering: a row joining a group joins to it its partners' groups that match
+    widens: bool = False  # star clustering: a row no head holds joins a group most of whose first rows it matches
     learned: dict | None = None
 
     # featurise and sketch

@@ -38,6 +38,7 @@ class TextMinHash(KeyedMethod):
     knob = "match.threshold"
     gathers = True  # a collective copy whose partners all came later (bench/results/recall-s35.md)
     merges = True  # one petition's copies in two groups, each started by its own copy (bench/results/recall-s37.md)
+    widens = True  # a copy matching 1 of a group's 3 head rows but most of its others (bench/results/petrecall-s38.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> TextMinHash:

@@ -104,7 +104,7 @@ def plan_changes(store: Store, recipe: Recipe, batch: Batch, *, run_id: int, ver
     scope = _scope(store, recipe, batch, decisions)
     clustered = cluster(_pairs(store, recipe, batch, scope), scope.fp, _centre_check(store, recipe, batch, scope),
                         decisions, [g for g in scope.old_groups.values() if g.id not in scope.touched],
-                        recipe.gather, recipe.merge)
+                        recipe.gather, recipe.merge, recipe.widen)
     groups, ids = _assign_ids(clustered, scope.old_groups, scope.old_group_of,
                               store.max_group_id(recipe.table.name) + 1, run_id)
     history, rows_leaving = describe(scope.old_groups, groups)

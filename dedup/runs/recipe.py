@@ -20,7 +20,7 @@ from ..config.model import Config, TableConfig
 from ..index import fingerprint
 from ..index.blocks import BlockLayout
 from ..index.candidates import near_pairs
-from ..index.clusters import Check, cluster
+from ..index.clusters import WIDE, Check, cluster
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair
 from ..index.pairs import row_pairs
@@ -51,6 +51,7 @@ class Recipe:
     clustering: str = "star"  # how pairs become groups (dedup.index.clusters; config groups.clustering)
     gather: bool = False  # star clustering with the method's gathering of rows left alone (record and text tables)
     merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text and record tables)
+    widen: bool = False  # star clustering: a row no head holds joins a group most of whose first WIDE rows it matches (text)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
@@ -69,9 +70,11 @@ class Recipe:
         clustering = config.groups.clustering if method.verifies else "components"
         gather = clustering == "star" and method.gathers
         merge = clustering == "star" and method.merges
+        widen = clustering == "star" and method.widens
         return cls(tcfg, featurizer, method, config.text.idf, config.max_distance,
                    {**stamp, "clustering": clustering, **({"gather": True} if gather else {}),
-                    **({"merge": True} if merge else {})}, clustering, gather, merge)
+                    **({"merge": True} if merge else {}), **({"widen": WIDE} if widen else {})},
+                   clustering, gather, merge, widen)
 
     def version(self, terms: TermModel | None = None) -> dict:
         """The stamp stored with the fingerprints, with what was learned from the whole table: the
@@ -179,7 +182,7 @@ class Recipe:
         (the local run's and Spark's alike); ``check``: this recipe's ``centre_check`` (None:
         connected components)."""
         groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions, gather=self.gather,
-                         merge=self.merge)
+                         merge=self.merge, widen=self.widen)
         for n, g in enumerate(groups, 1):
             g.id = n
         return groups
