@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -166,3 +167,22 @@ def delete_rows(url: str, *keys, name: str = "petitions") -> None:
     with engine.begin() as conn:
         conn.execute(tbl.delete().where(tbl.c.id.in_(keys)))
     engine.dispose()
+
+
+COPY_NAMES = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
+
+
+def pooled_copies(own: dict[int, str], pool: str, core: int, seed: int = 1) -> list[dict]:
+    """20 unrelated petitions (keys 1..20), then copies of one petition by different people (keys
+    and names of ``own``): ``core`` shared segments of 25 characters and, per copy, the segments of
+    ``pool`` its letters name. How similar two copies are is the share of their letters in common."""
+    rng = random.Random(seed)
+    chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+
+    def segment() -> str:
+        return "".join(rng.choice(chars) for _ in range(25))
+    shared = "".join(segment() for _ in range(core))
+    extra = {c: segment() for c in pool}
+    rows = [petition(i, "".join(rng.choice(chars) for _ in range(400)), f"人{i}", f"1380000{i:04d}") for i in range(1, 21)]
+    return rows + [petition(k, shared + "".join(extra[c] for c in ex), name, f"139000000{n:02d}")
+                   for n, ((k, ex), name) in enumerate(zip(own.items(), COPY_NAMES))]

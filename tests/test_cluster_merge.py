@@ -5,8 +5,6 @@ merges as one full run does."""
 
 from __future__ import annotations
 
-import random
-
 from dedup.config import parse_config
 from dedup.index.clusters import cluster
 from dedup.index.decisions import Decision
@@ -15,7 +13,7 @@ from dedup.methods.text import TextMinHash
 from dedup.runs.full import run_full
 from dedup.runs.recipe import Recipe
 from test_clusters import close, fps
-from helpers import config_for, make_table, petition
+from helpers import config_for, make_table, pooled_copies
 from test_cluster_gather import full_then_last_row
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
@@ -74,17 +72,7 @@ def _copies() -> list[dict]:
     A1 and B1 are too far apart to pair, so A1 and B1 start groups of their own; A2 joins A1's
     and matches B's rows, but A1 matches none of B's: no merge; U, last, joins A and merges B.
     Seed 1: the estimates fall so (the test asserts the groups with U and without it)."""
-    rng = random.Random(1)
-    chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
-
-    def segment() -> str:
-        return "".join(rng.choice(chars) for _ in range(25))
-    core = [segment() for _ in range(12)]
-    extra = {c: segment() for c in "pqrsxyzwv"}
-    rows = [petition(i, "".join(rng.choice(chars) for _ in range(400)), f"人{i}", f"1380000{i:04d}") for i in range(1, 21)]
-    own = {21: "pqrs", 22: "xyzw", 23: "xyzv", 24: "pqxy", 25: "pxyz"}
-    return rows + [petition(k, "".join(core) + "".join(extra[c] for c in ex), name, f"139000000{n:02d}")
-                   for n, ((k, ex), name) in enumerate(zip(own.items(), ["张三", "李四", "王五", "赵六", "钱七"]))]
+    return pooled_copies({21: "pqrs", 22: "xyzw", 23: "xyzv", 24: "pqxy", 25: "pxyz"}, "pqrsxyzwv", 12)
 
 
 def test_a_text_table_merges_in_a_full_then_incremental_run_as_in_one_full_run(store_url, tmp_path):  # noqa: F811

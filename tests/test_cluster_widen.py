@@ -5,8 +5,6 @@ a full then incremental run widens as one full run does, on every store."""
 
 from __future__ import annotations
 
-import random
-
 from dedup.config import parse_config
 from dedup.index.clusters import WIDE, cluster
 from dedup.index.decisions import Decision
@@ -14,7 +12,7 @@ from dedup.index.groups import Pair
 from dedup.methods.text import TextMinHash
 from dedup.runs.recipe import Recipe
 from test_clusters import close, fps
-from helpers import petition
+from helpers import pooled_copies
 from test_cluster_gather import full_then_last_row
 from mongo_fixtures import mongo_live_url  # noqa: F401  (a live MongoDB-protocol server)
 from test_incremental import store_url  # noqa: F401  (store_url: the four-backend fixture)
@@ -76,18 +74,8 @@ def _copies() -> list[dict]:
     25 abcdjl, 26 cdijkl, 27 abcdem). 22..25 match the head rows 21..23; 26 matches 23, 24 and 25
     only (1 of the head's 3, 3 of the group's 5); 27 matches the head. Seed 1: the estimates fall so
     (the tests assert the groups with and without widening)."""
-    rng = random.Random(1)
-    chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
-
-    def segment() -> str:
-        return "".join(rng.choice(chars) for _ in range(25))
-    core = [segment() for _ in range(14)]
-    extra = {c: segment() for c in "abcdefghijklm"}
-    rows = [petition(i, "".join(rng.choice(chars) for _ in range(400)), f"人{i}", f"1380000{i:04d}") for i in range(1, 21)]
-    own = {21: "abcdef", 22: "abcdgh", 23: "abcdij", 24: "abcdik", 25: "abcdjl", 26: "cdijkl", 27: "abcdem"}
-    names = ["张三", "李四", "王五", "赵六", "钱七", "孙八", "周九"]
-    return rows + [petition(k, "".join(core) + "".join(extra[c] for c in ex), name, f"139000000{n:02d}")
-                   for n, ((k, ex), name) in enumerate(zip(own.items(), names))]
+    return pooled_copies({21: "abcdef", 22: "abcdgh", 23: "abcdij", 24: "abcdik", 25: "abcdjl", 26: "cdijkl",
+                          27: "abcdem"}, "abcdefghijklm", 14)
 
 
 def test_a_widened_row_read_by_an_incremental_run_joins_as_in_one_full_run(store_url, tmp_path):  # noqa: F811

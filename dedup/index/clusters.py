@@ -39,6 +39,13 @@ tuning petitions recall 0.9647 to 0.9775, no other tuning set changed (half: 0.9
 (bench/quality/recall_s37_sweep.py); record tables (two groups of one person): tuning F1 the same or
 higher on every set, held-out persons with copies 0.985 to 0.987 at 20k (bench/results/recmerge-s37.md).
 
+Widening (``widen``, issue 22 stop 38; text tables): a copy a few typos from each of the head's
+copies matches 0 or 1 of the first three rows and stays alone though it matches most of the
+group's other copies. Such a row, failing every head, joins the first group (centre order) more
+than half of whose first WIDE rows it matches, at least two; a chain's next link matches one or two.
+On the tuning petitions recall 0.9775 to 0.9822, no other tuning set changed
+(bench/quality/recall_s38_sweep.py, bench/results/petrecall-s38.md).
+
 Why this shape: a row's place depends only on the rows before it (and, gathered, on the row that
 gathered it), so a group's head is always its lowest keys and the stored groups are all the state
 a later run needs (rows appended in key order are placed exactly as a full run places them;
