@@ -49,6 +49,7 @@ class Method(ABC):
     # how its pairs become groups
     gathers: bool = False  # star clustering: a row joining a group brings its earlier partners left alone
     merges: bool = False  # star clustering: a row joining a group joins to it its partners' groups that match
+    alone: float | None = None  # star clustering: a score at which a row left alone joins a head row's group
     learned: dict | None = None
 
     # featurise and sketch
