@@ -46,6 +46,12 @@ than half of whose first WIDE rows it matches, at least two; a chain's next link
 On the tuning petitions recall 0.9775 to 0.9822, no other tuning set changed
 (bench/quality/recall_s38_sweep.py, bench/results/petrecall-s38.md).
 
+A row left alone (``alone``, issue 22, record tables): a sparse or corrupted copy may match the
+group's first row but not the other head rows (1 of 3): it would start a group of its own. When
+its pair with the head row it matched scores the recipe's ``alone`` bar (Records.alone), it joins
+that group instead, as it is placed or gathered, from the same rows the head rule reads. On the
+tuning persons F1 rose on 14 of 16 sets (bench/results/persons-s38.md).
+
 Why this shape: a row's place depends only on the rows before it (and, gathered, on the row that
 gathered it), so a group's head is always its lowest keys and the stored groups are all the state
 a later run needs (rows appended in key order are placed exactly as a full run places them;
@@ -90,13 +96,15 @@ def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: C
 
 
 def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False,
-          merge: bool = False, widen: bool = False) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
+          merge: bool = False, widen: bool = False, alone: Check | None = None
+          ) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
     """(clusters, row -> the member whose link placed it, the links that merged two groups).
     ``settled``: row -> the head it was placed against before (a stored group): facing the same
     head, it joins without a check; ``gather``: a row that joins a group brings its earlier
     partners left alone (``_gather``); ``merge``: and joins the later-centred groups of its
     partners whose heads match it and the group's head (``_merge``); ``widen``: a row no head holds
-    joins a group most of whose first WIDE rows it matches (``_widened``)."""
+    joins a group most of whose first WIDE rows it matches (``_widened``); ``alone``: scores (head row,
+    row) pairs: a row matching one head row this well joins its group (record tables)."""
     settled = settled or {}
     earlier: dict[str, list[str]] = {}
     for p in pairs:
@@ -110,7 +118,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
     bridges: list[tuple[str, str]] = []
     for u in sorted(earlier, key=rank):
         centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
-                              settled.get(u), widen)
+                              settled.get(u), widen, alone)
         centre_of[u] = centre
         members.setdefault(centre, []).append(u)
         if link is not None:
@@ -118,7 +126,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
             if merge:
                 bridges += _merge(u, earlier[u], centre, centre_of, members, rank, check, different)
             if gather:
-                _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different)
+                _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different, alone)
     return [m for m in members.values() if len(m) > 1], via, bridges
 
 
@@ -158,7 +166,8 @@ def _merge(u: str, partners: list[str], centre: str, centre_of: dict[str, str], 
 
 
 def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str], members: dict[str, list[str]],
-            via: dict[str, str], rank, check: Check, different: dict[str, set[str]]) -> None:
+            via: dict[str, str], rank, check: Check, different: dict[str, set[str]], alone: Check | None = None
+            ) -> None:
     """Row ``u`` has just joined ``centre``'s group: each earlier partner of ``u`` left alone (a
     centre no row joined, its own partners all coming after it: a corrupted copy that only a later
     copy matches) joins the group too when it matches half of the group's head, as a later row
@@ -173,8 +182,9 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
             continue
         head = group[:QUORUM]
         rest = [m for m in head if m != u]
-        held = len(head) - len(rest) + (sum(check([(m, v) for m in rest])) if rest else 0)
-        if held < need_of(len(head)):
+        held = [u] * (len(head) - len(rest)) + [m for m, ok in zip(rest, check([(m, v) for m in rest]) if rest else ())
+                                                if ok]
+        if len(held) < need_of(len(head)) and not (alone is not None and held and alone([(held[0], v)])[0]):
             continue
         del members[v]
         centre_of[v] = centre
@@ -183,17 +193,19 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
 
 
 def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
-           check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None, widen: bool = False
-           ) -> tuple[str, str | None]:
+           check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None, widen: bool = False,
+           alone: Check | None = None) -> tuple[str, str | None]:
     """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
     it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
     pair found with one of them was verified already; the others are verified only when needed);
-    ``widen``: failing every head, the first group most of whose first WIDE rows ``u`` matches."""
+    failing every head, ``alone`` (record tables): the first group whose head row ``u`` matched scores
+    that pair this well; ``widen`` (text tables): the first group most of whose first WIDE rows it matches."""
     if not partners:
         return u, None
     barred = {centre_of[k] for k in apart if k in centre_of} if apart else ()
     direct = set(partners)
     centres = {centre_of[v] for v in partners}
+    short: list[tuple[str, str]] = []  # (centre, the head row held) of the heads matched below half
     for c in sorted(centres, key=rank) if len(centres) > 1 else centres:
         if c in barred:
             continue
@@ -210,6 +222,12 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
             held += [m for m, ok in zip(rest, check([(m, u) for m in rest])) if ok]
         if len(held) >= need:
             return c, min(held, key=rank)
+        if held:
+            short.append((c, min(held, key=rank)))
+    if alone is not None and short:  # no head matched by half: a strong pair to one head row will do
+        for (c, m), ok in zip(short, alone([(m, u) for _, m in short])):
+            if ok:
+                return c, m
     if widen:
         return _widened(u, direct, centres, members, rank, check, barred)
     return u, None
@@ -285,8 +303,8 @@ def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
 
 
 def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
-            settled: Iterable[Group] = (), gather: bool = False, merge: bool = False, widen: bool = False
-            ) -> list[Group]:
+            settled: Iterable[Group] = (), gather: bool = False, merge: bool = False, widen: bool = False,
+            alone: Check | None = None) -> list[Group]:
     """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
     order of their lowest key: star clusters with ``check``, connected components without it.
     ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
@@ -312,7 +330,7 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
     before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
     clusters, via, bridges = _star(found, position.__getitem__, check, different, (), before, gather, merge,
-                                   widen)
+                                   widen, alone)
     if same:
         clusters, links = _merged(clusters, same, different)
         return star_groups(clusters, fp, via, [*bridges, *links])

@@ -50,6 +50,7 @@ class Method(ABC):
     gathers: bool = False  # star clustering: a row joining a group brings its earlier partners left alone
     merges: bool = False  # star clustering: a row joining a group joins to it its partners' groups that match
     widens: bool = False  # star clustering: a row no head holds joins a group most of whose first rows it matches
+    alone: float | None = None  # star clustering: a score at which a row left alone joins a head row's group
     learned: dict | None = None
 
     # featurise and sketch

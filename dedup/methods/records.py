@@ -32,6 +32,7 @@ class Records(KeyedMethod):
     learns = True
     gathers = True  # a corrupted copy matched only by later copies (dedup.index.clusters)
     merges = True  # two groups of one person, each started by its own copy (bench/results/recmerge-s37.md)
+    alone = 0.8  # a sparse or corrupted copy matching one head row this well joins (bench/results/persons-s38.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:

@@ -102,9 +102,10 @@ def plan_changes(store: Store, recipe: Recipe, batch: Batch, *, run_id: int, ver
     the groups of rows named by a decision no run has applied yet are regrouped as if a member changed.
     ``limits``: warn (logged, and in the update) of group sizes that look wrong (dedup.runs.sizes)."""
     scope = _scope(store, recipe, batch, decisions)
-    clustered = cluster(_pairs(store, recipe, batch, scope), scope.fp, _centre_check(store, recipe, batch, scope),
+    lookup = _lookup(store, recipe, batch, scope)
+    clustered = cluster(_pairs(store, recipe, batch, scope), scope.fp, recipe.centre_check(lookup),
                         decisions, [g for g in scope.old_groups.values() if g.id not in scope.touched],
-                        recipe.gather, recipe.merge, recipe.widen)
+                        recipe.gather, recipe.merge, recipe.widen, recipe.alone_check(lookup))
     groups, ids = _assign_ids(clustered, scope.old_groups, scope.old_group_of,
                               store.max_group_id(recipe.table.name) + 1, run_id)
     history, rows_leaving = describe(scope.old_groups, groups)
@@ -158,14 +159,14 @@ def _pairs(store: Store, recipe: Recipe, batch: Batch, scope: _Scope) -> list[Pa
     return pairs
 
 
-def _centre_check(store: Store, recipe: Recipe, batch: Batch, scope: _Scope):
-    """The recipe's check of a (centre, row) pair, on sketches from the batch or the store."""
+def _lookup(store: Store, recipe: Recipe, batch: Batch, scope: _Scope) -> SketchLookup:
+    """Sketches from the batch or the store, for the recipe's checks of a (centre, row) pair."""
     sketches = np.asarray(batch.sketches, dtype=np.uint64)
     lookup = SketchLookup(store, recipe.table.name, scope.fp, dict(zip(batch.keys, sketches)), recipe.width)
     if recipe.clustering == "star":  # the rows a new row may be checked against, in one read
         lookup([k for g in scope.old_groups.values() for k in g.keys[:QUORUM] if k not in scope.in_batch]
                + [k for k in scope.matched if k not in scope.old_group_of and k in scope.fp])
-    return recipe.centre_check(lookup)
+    return lookup
 
 
 def _update(store: Store, table: str, batch: Batch, scope: _Scope, groups: list[Group], ids: GroupUpdate,

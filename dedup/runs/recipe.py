@@ -52,6 +52,7 @@ class Recipe:
     gather: bool = False  # star clustering with the method's gathering of rows left alone (record and text tables)
     merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text and record tables)
     widen: bool = False  # star clustering: a row no head holds joins a group most of whose first WIDE rows it matches (text)
+    alone: float | None = None  # star clustering: the score of a pair to one head row that places a row left alone
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
@@ -71,10 +72,12 @@ class Recipe:
         gather = clustering == "star" and method.gathers
         merge = clustering == "star" and method.merges
         widen = clustering == "star" and method.widens
+        alone = method.alone if clustering == "star" else None
         return cls(tcfg, featurizer, method, config.text.idf, config.max_distance,
                    {**stamp, "clustering": clustering, **({"gather": True} if gather else {}),
-                    **({"merge": True} if merge else {}), **({"widen": WIDE} if widen else {})},
-                   clustering, gather, merge, widen)
+                    **({"merge": True} if merge else {}), **({"widen": WIDE} if widen else {}),
+                    **({"alone": alone} if alone is not None else {})},
+                   clustering, gather, merge, widen, alone)
 
     def version(self, terms: TermModel | None = None) -> dict:
         """The stamp stored with the fingerprints, with what was learned from the whole table: the
@@ -173,16 +176,18 @@ class Recipe:
         sk = self.matrix(sketches)
         pairs = self.pairs(keys, sk, clock=clock, distinct=distinct)
         at = {k: i for i, k in enumerate(keys)}
-        check = self.centre_check(lambda ks: sk[np.fromiter((at[k] for k in ks), np.int64, len(ks))])
-        return self.grouped(keys, fingerprints_of(sk, len(keys)), pairs, decisions, check)
+        def rows(ks):
+            return sk[np.fromiter((at[k] for k in ks), np.int64, len(ks))]
+        return self.grouped(keys, fingerprints_of(sk, len(keys)), pairs, decisions, self.centre_check(rows),
+                            self.alone_check(rows))
 
-    def grouped(self, keys: list[str], fps: np.ndarray, pairs: list, decisions=(), check: Check | None = None
-                ) -> list[Group]:
+    def grouped(self, keys: list[str], fps: np.ndarray, pairs: list, decisions=(), check: Check | None = None,
+                alone: Check | None = None) -> list[Group]:
         """Groups of verified ``pairs`` after the ``decisions``, numbered 1.. from their lowest key
         (the local run's and Spark's alike); ``check``: this recipe's ``centre_check`` (None:
-        connected components)."""
+        connected components); ``alone``: its ``alone_check``."""
         groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions, gather=self.gather,
-                         merge=self.merge, widen=self.widen)
+                         merge=self.merge, widen=self.widen, alone=alone)
         for n, g in enumerate(groups, 1):
             g.id = n
         return groups
@@ -206,6 +211,19 @@ class Recipe:
                     seen[ids[n]] = bool(ok)
             return [seen[i] for i in ids]
         return check
+
+    def alone_check(self, rows) -> Check | None:
+        """Whether (head row, row) pairs score ``alone`` or more: a row that matches fewer than half of
+        a group's head still joins it through such a pair (dedup.index.clusters; bench/results/persons-s38.md);
+        None when the recipe has no such rule."""
+        if self.clustering != "star" or self.alone is None:
+            return None
+        bar = self.alone
+
+        def strong(pairs: list[tuple[str, str]]) -> list[bool]:
+            s = self.method.scores(rows([c for c, _ in pairs]), rows([u for _, u in pairs]))
+            return (np.nan_to_num(s, nan=-1.0) >= bar).tolist()
+        return strong
 
     def block_names(self, sketches: np.ndarray) -> list[list[str]]:
         """Each row's block names (from its sketch; the simhash methods need only the fingerprints)."""

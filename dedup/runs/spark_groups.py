@@ -96,6 +96,8 @@ def _clustered(task: tuple, rows: list[tuple[str, bytes]], pairs: list, decided:
     sketch_of = dict(rows)
     fps = np.array([np.frombuffer(s, np.uint64, 1)[0] for _k, s in rows], np.uint64)
     mine = [d for _n, d in sorted({n: d for k, _s in rows for n, d in decided.get(k, ())}.items())]
-    check = recipe.centre_check(lambda ks: np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks]))
-    groups = recipe.grouped([k for k, _s in rows], fps, [Pair(a, b, int(d)) for a, b, d in pairs], mine, check)
+    def sketches(ks):
+        return np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks])
+    groups = recipe.grouped([k for k, _s in rows], fps, [Pair(a, b, int(d)) for a, b, d in pairs], mine,
+                            recipe.centre_check(sketches), recipe.alone_check(sketches))
     return [(g.keys, g.distances, [(p.a, p.b, p.distance) for p in g.pairs]) for g in groups]

@@ -25,6 +25,7 @@ from dedup.eval.metrics import pair_quality
 from dedup.index.clusters import cluster
 from dedup.index.groups import Pair
 from dedup.index.records import RecordScheme
+from dedup.methods.records import Records
 from dedup.text.records import RecordSignature
 
 SETS = "copies:5000:0,copies60:5000:0,copiesnf:5000:0,train:5000:0,copies:20000:1,copies60:20000:1,train:20000:0"
@@ -39,7 +40,19 @@ def star_groups(keys: list[str], sig: np.ndarray, scheme: RecordScheme, i, j, ga
 
     pairs = [Pair(keys[a], keys[b], 0) for a, b in zip(i.tolist(), j.tolist())]
     merge = os.environ.get("DEDUP_BENCH_MERGE", "1") == "1"  # as `dedup full` (s37); 0: without merging, as before
-    return [g.keys for g in cluster(pairs, dict.fromkeys(keys, 0), check, gather=gather, merge=merge)]
+    # s38: a row left alone joins through a pair scoring Records.alone to one head row, as `dedup full`;
+    # DEDUP_BENCH_ALONE: '' or 'off' (as before), 'any' (any verified pair), or another score bar
+    strong = os.environ.get("DEDUP_BENCH_ALONE", str(Records.alone))
+    strong = "" if strong == "off" else strong
+
+    def alone(pairs):
+        if strong == "any":
+            return [True] * len(pairs)
+        s = scheme.scores(sig[[at[a] for a, _ in pairs]], sig[[at[b] for _, b in pairs]])
+        return (np.nan_to_num(s, nan=-1.0) >= float(strong)).tolist()
+
+    return [g.keys for g in cluster(pairs, dict.fromkeys(keys, 0), check, gather=gather, merge=merge,
+                                    alone=alone if strong else None)]
 
 
 def measure(spec: str, below: float, gather: bool, data) -> str:

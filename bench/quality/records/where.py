@@ -73,13 +73,16 @@ def split(spec: str, kw: dict, init: bool = False, rename: dict | None = None) -
     h = scheme.hashes(sig)
     agree = Counter(int(((h[a] == h[b]) & (h[a] != 0)).sum()) for a, b in never)
     n = max(1, len(tp))
+    false = [len(g) for g in groups if len({truth[k] for k in g}) > 1]
     return (f"| {spec} | {kw or 'defaults'} | {len(tp)} | {len(never) / n:.4f} | {len(under) / n:.4f} | "
             f"{len(apart) / n:.4f} | {q.precision:.4f} | {q.recall:.4f} | {q.f1:.4f} | {len(i) / len(rows):.2f} | "
-            f"{dict(sorted(agree.items()))} | {scheme.key_fields()} {scheme.pair_keys()} {scheme.band_keys()} |")
+            f"{dict(sorted(agree.items()))} | {max(false, default=0)} / {sum(x > 5 for x in false)} | "
+            f"{scheme.key_fields()} {scheme.pair_keys()} {scheme.band_keys()} |")
 
 
 HEADER = ("| set | setting | true pairs | never candidates | under the bar | left apart | P | R | F1 | cand/row "
-          "| never: fields equal -> pairs | keys |\n|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|")
+          "| never: fields equal -> pairs | largest false / over 5 | keys |\n"
+          "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|---|")
 
 
 def table(sets: list[str], settings: list[dict], init: bool = False, rename: dict | None = None) -> None:
