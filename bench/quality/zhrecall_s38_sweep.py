@@ -10,7 +10,7 @@ bench/datasets/tuning22/forms_several.py), the labelled petitions and the Englis
 signed once as in tuning22_numbers_sweep.signed (the shipped weighting, its number tokens, the
 shipped BandScheme); the verified pairs grouped as ``dedup full`` groups them (star clusters,
 gathered and merged). Ranked by issue 22's target: no false group over 5 rows first, then the mean
-F1 (the brief's ranking), then the higher bars. Log: bench/results/logs/s38/zhrecall_s38_sweep.log.
+F1 (the brief's ranking), then the higher bars. Log: bench/results/logs/s38/zhrecall/zhrecall_s38_sweep.log.
 """
 
 from __future__ import annotations
