@@ -44,7 +44,10 @@ def _forms() -> list[tuple[str, str]]:
     return out
 
 
-def generate(n_rows: int, seed: int = 0) -> Labelled:
+def generate(n_rows: int, seed: int = 0, several: float = 0.0) -> Labelled:
+    """``several``: the share of refiles rewritten with several edits at once (zh.several_edits), each
+    also under another phone or none, half of those at another address (forms_several.py; 0: the set
+    as before, the same rows)."""
     rng = random.Random(seed)
     forms = _forms()
     docs: list[tuple[dict, str, str]] = []  # (row, kind, label)
@@ -84,6 +87,10 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
             again = {**who, "phone": zh.phone(rng)} if rng.random() < 0.2 else who
             their = title if rng.random() < 0.8 else f"再次反映{topic[0]}问题"
             their, text = zh.any_typo(rng, their, text)  # session 37: a typo anywhere, the place name too
+            if several and rng.random() < several:  # session 38: several edits, the identity fields changed
+                their, text = zh.several_edits(rng, their, text)
+                again = {**again, "phone": zh.phone(rng) if rng.random() < 0.6 else None}
+                again = {**again, "address": zh.address(rng)} if rng.random() < 0.5 else again
             letter("refiled", text, their, again, lab)
     docs = docs[:n_rows]
     rng.shuffle(docs)

@@ -106,3 +106,28 @@ def number_edit(rng: random.Random, text: str) -> str:
     value = int(m.group())
     other = value + rng.choice((-2, -1, 1, 2)) if value > 2 else value + rng.randint(1, 3)
     return text[:m.start()] + str(other) + text[m.end():]
+
+
+REMARKS = ("这件事之前已经提交过材料", "前一次的反映至今杳无音信", "距上次反映已经过去很久了", "本次为补充反映",
+           "上回的答复没有解决实际问题")  # session 38: a re-filing's remark about the earlier filing (this folder's own)
+
+
+def several_edits(rng: random.Random, title: str, text: str) -> tuple[str, str]:
+    """A re-filing rewritten with two or three edits at once (session 38, i22-zhrecall; prompted by the
+    held-out diagnosis in bench/results/zhrecall-s38.md: short letters re-filed with several edits share
+    about half their weighted features): a remark on the earlier filing put between two clauses, a
+    clause dropped, one to three typos on any character, part of the punctuation in the other width."""
+    for kind in rng.sample(("remark", "drop", "typos", "width"), rng.randint(2, 3)):
+        clauses = text.split("，")
+        if kind == "remark" and len(clauses) > 1:
+            clauses.insert(rng.randint(1, len(clauses) - 1), rng.choice(REMARKS))
+        elif kind == "drop" and len(clauses) > 3:
+            del clauses[rng.randint(1, len(clauses) - 2)]
+        text = "，".join(clauses)
+        if kind == "typos":
+            for _ in range(rng.randint(1, 3)):
+                title, text = any_typo(rng, title, text)
+        elif kind == "width":
+            share = rng.choice((0.3, 0.6, 1.0))
+            text = "".join({"，": ",", "。": ".", "：": ":"}.get(c, c) if rng.random() < share else c for c in text)
+    return title, text
