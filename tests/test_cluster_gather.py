@@ -114,17 +114,17 @@ def _collective() -> list[dict]:
                    petition(23, "".join(seg[:9] + seg[10:11]), "王五", "13900000003")]
 
 
-def full_then_last_row(rows: list[dict], store: str, tmp_path) -> tuple[list, list, list]:
+def full_then_last_row(rows: list[dict], store: str, tmp_path, match: dict | None = None) -> tuple[list, list, list]:
     """(groups of a full run over all rows but the last, of that full run then an incremental run
-    that reads the last row, of one full run over all rows)."""
+    that reads the last row, of one full run over all rows); ``match``: config match keys."""
     src = f"sqlite:///{tmp_path / 'src.db'}"
     make_table(src, rows[:-1])
-    cfg = config_for(src, store, watermark="updated_at")
+    cfg = config_for(src, store, watermark="updated_at", match=match)
     run_full(cfg)
     before = memberships(cfg)
     append(src, rows[-1:])
     assert run_incremental(cfg).rows_read == 1
-    ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", watermark="updated_at")
+    ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", watermark="updated_at", match=match)
     run_full(ref)
     return before, memberships(cfg), memberships(ref)
 

@@ -34,7 +34,7 @@ ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + nam
 ]
 CASES = {  # pair -> (rule, words, threshold, knob)
     ("1", "2"): ("content", "content", 0.75, "match.threshold"),
-    ("3", "4"): ("content_identity", "content with an identity field equal", 0.35, "match.identity_threshold"),
+    ("3", "4"): ("content_identity", "content with an identity field equal", 0.45, "match.identity_threshold"),
     ("10", "11"): ("distinct", "content with its distinctive details alike", 0.3, "match.distinct_threshold"),
     ("5", "6"): ("short", "short text", 0.95, "match.short_threshold"),
     ("7", "8"): ("short_identity", "short text with an identity field equal", 0.2, "match.short_identity_threshold"),

@@ -128,7 +128,7 @@ class MatchConfig:
 
     method: str = "minhash"
     threshold: float = 0.75  # long contents: estimated Jaccard of their 3-gram sets
-    identity_threshold: float = 0.35  # long contents with an identity field equal (0.45 before s38: bench/results/zhrecall-s38.md)
+    identity_threshold: float = 0.45  # long contents with an identity field equal
     short_chars: int = 60  # a content shorter than this (cleaned) is short
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20

@@ -16,7 +16,7 @@ store:
 match:                     # the defaults, written out (config.example.yaml explains them)
   method: minhash          # 64 MinHash values of each content's 3-grams; at most 16 keys a row
   threshold: 0.75          # a pair is a duplicate at estimated Jaccard 0.75,
-  identity_threshold: 0.35 # or 0.35 when name, phone or address is equal
+  identity_threshold: 0.45 # or 0.45 when name, phone or address is equal
 text:
   idf: false
   tf: log                  # a term n times in a field weighs 1 + ln n
