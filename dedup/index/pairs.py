@@ -93,8 +93,7 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None, distinct
     """
     if len(keys) == 0:
         return []
-    sk = np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1)
-    order, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
+    order, uniq, rep, of_row = distinct or distinct_rows(keys, np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1))
     rows = np.asarray(order)
     firsts = rep[of_row[rows]]
     copies = np.flatnonzero(firsts != rows)  # in key order
