@@ -1,7 +1,8 @@
-"""Issue 26 (session 38): a full run keeps one copy of its sketches, the distinct ones, and reads
-the rows' sketches from them where needed (dedup.store.gathered.GatheredRows). Each way the run
-and the stores read them gives what the whole (rows, words) array gave: rows, columns, the store's
-blobs, the fingerprints and sketch words of the snapshot, its block entries, and the groups."""
+"""Issue 26 (session 38): a full run keeps one copy of its sketches, the distinct ones (made
+without a key-order copy of all rows), and reads the rows' sketches from them where needed
+(dedup.store.gathered.GatheredRows). Each way the run and the stores read them gives what the
+whole (rows, words) array gave: rows, columns, the store's blobs, the fingerprints and sketch
+words of the snapshot, its block entries, the groups; distinct_rows gives what it gave before."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import numpy as np
 import pytest
 import yaml
 
+import dedup.index.pairs as pairs_module
 import dedup.store.model as store_model
 from dedup.config import parse_config
 from dedup.demo import DEMO_CONFIG
 from dedup.demo.generator import generate_petitions
 from dedup.errors import StoreError
+from dedup.index.keys import key_sort
 from dedup.index.pairs import distinct_rows
 from dedup.runs.parallel import featurize_rows
 from dedup.runs.recipe import Recipe, extra_words, fingerprints_of
@@ -82,3 +85,29 @@ def test_groups_and_block_entries_from_gathered_rows_are_the_arrays(demo):
     assert any(len(x.keys) > 1 for x in whole)
     a, b = recipe.packed_entries(keys, g, distinct=distinct).whole(), recipe.packed_entries(keys, sk).whole()
     assert (a.names, a.keys, list(a.fingerprints)) == (b.names, b.keys, list(b.fingerprints))
+
+
+def _distinct_rows_before(keys, sketches):
+    """distinct_rows as session 37 left it, np.unique for its hashing: the rows in key order
+    copied, their distinct rows taken, then ordered by first place (two more copies)."""
+    order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
+    uniq, first_pos, inverse = np.unique(np.take(sketches, order, axis=0), axis=0, return_index=True, return_inverse=True)
+    by_key = np.argsort(first_pos, kind="stable")
+    rank = np.empty_like(by_key)
+    rank[by_key] = np.arange(len(by_key))
+    of_row = np.empty(len(keys), dtype=np.int64)
+    of_row[order] = rank[inverse.reshape(-1)]
+    return order, uniq[by_key], np.asarray(order)[first_pos[by_key]], of_row
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_distinct_rows_without_the_key_order_copy_are_the_old_ones(demo, monkeypatch, collide):
+    """The one-copy distinct_rows, by hash and (every hash colliding) by its np.unique fallback."""
+    _, keys, sk = demo
+    if collide:
+        monkeypatch.setattr(pairs_module, "splitmix64", lambda x: np.zeros_like(x))
+    got, old = distinct_rows(keys, sk), _distinct_rows_before(keys, sk)
+    assert got[0] == old[0] and all(np.array_equal(a, b) for a, b in zip(got[1:], old[1:]))
+    assert got[1].dtype == sk.dtype and got[1].flags.c_contiguous
+    empty = distinct_rows([], sk[:0])
+    assert empty[1].shape == (0, sk.shape[1]) and len(empty[2]) == len(empty[3]) == 0
