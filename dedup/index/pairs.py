@@ -20,42 +20,47 @@ def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.
 
     Returns (order, uniq, rep, of_row): the rows in key order, the distinct sketches, ``rep[u]``
     the lowest-key row with sketch u, ``of_row[r]`` the index in ``uniq`` of row r. Key order
-    matters: a bucket's anchors (dedup.index.anchors) are its first rows in this order.
+    matters: a bucket's anchors (dedup.index.anchors) are its first rows in this order. ``uniq``
+    is the one copy made of the sketches (the rows in key order were one more, and ``uniq`` twice
+    while ordered: a full run's peak, issue 26).
     """
     order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
-    uniq, first_pos, inverse = _unique_rows(np.take(sketches, order, axis=0))
+    at = np.asarray(order, dtype=np.int64)
+    first_pos, inverse = _unique_rows(sketches, at)
     by_key = np.argsort(first_pos, kind="stable")
     rank = np.empty_like(by_key)
     rank[by_key] = np.arange(len(by_key))
     of_row = np.empty(len(keys), dtype=np.int64)
-    of_row[order] = rank[inverse.reshape(-1)]
-    return order, uniq[by_key], np.asarray(order)[first_pos[by_key]], of_row
+    of_row[at] = rank[inverse]
+    rep = at[first_pos[by_key]]
+    return order, np.take(sketches, rep, axis=0), rep, of_row
 
 
-def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(rows, axis=0, return_index=True, return_inverse=True)`` up to the order of the
-    distinct rows (the caller orders them by first place): rows grouped by a 64-bit hash of their
-    words and one sort of the hashes, each row then checked equal to its group's first (np.unique
-    of whole rows sorted 300-byte records: 3.3 s of CPU at 400,000 rows, this 0.3 s; issue 26).
-    A hash shared by different rows, never yet seen, falls back to np.unique."""
-    if not len(rows):
-        return rows, np.empty(0, np.int64), np.empty(0, np.int64)
-    words = rows.reshape(len(rows), -1)
-    h = np.zeros(len(rows), np.uint64)
+def _unique_rows(sketches: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first place, inverse) of ``np.unique(sketches[at], axis=0, return_index=True,
+    return_inverse=True)`` up to the order of the distinct rows (the caller orders them by first
+    place), without making ``sketches[at]``: rows grouped by a 64-bit hash of their words and one
+    sort of the hashes, each row then checked equal to its group's first (np.unique of whole rows
+    sorted 300-byte records: 3.3 s of CPU at 400,000 rows, this 0.3 s; issue 26). A hash shared by
+    different rows, never yet seen, falls back to np.unique."""
+    if not len(at):
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    words = sketches.reshape(len(sketches), -1)
+    h = np.zeros(len(sketches), np.uint64)
     for c in range(words.shape[1]):
         h = splitmix64(h ^ words[:, c])
-    by = np.argsort(h, kind="stable")  # equal hashes in place order: a run's first is its lowest place
-    hs = h[by]
-    start = np.concatenate(([True], hs[1:] != hs[:-1])) if len(hs) else np.zeros(0, bool)
+    by = np.argsort(h[at], kind="stable")  # equal hashes in place order: a run's first is its lowest place
+    hs = h[at[by]]
+    start = np.concatenate(([True], hs[1:] != hs[:-1]))
     run = np.cumsum(start) - 1
     first = by[start]
     rest = ~start
-    if not (np.take(rows, by[rest], axis=0) == np.take(rows, first[run[rest]], axis=0)).all():
-        uniq, first_pos, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-        return uniq, first_pos, inverse.reshape(-1)
-    inverse = np.empty(len(rows), np.int64)
+    if not (np.take(words, at[by[rest]], axis=0) == np.take(words, at[first[run[rest]]], axis=0)).all():
+        _, first_pos, inverse = np.unique(np.take(words, at, axis=0), axis=0, return_index=True, return_inverse=True)
+        return first_pos, inverse.reshape(-1)
+    inverse = np.empty(len(at), np.int64)
     inverse[by] = run
-    return np.take(rows, first, axis=0), first, inverse
+    return first, inverse
 
 
 def verified(verify, sketches: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -93,8 +98,7 @@ def row_pairs(keys: list[str], sketches: np.ndarray, near, verify=None, distinct
     """
     if len(keys) == 0:
         return []
-    sk = np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1)
-    order, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
+    order, uniq, rep, of_row = distinct or distinct_rows(keys, np.asarray(sketches, dtype=np.uint64).reshape(len(keys), -1))
     rows = np.asarray(order)
     firsts = rep[of_row[rows]]
     copies = np.flatnonzero(firsts != rows)  # in key order

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
+from typing import cast
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from ..index.groups import Group, Pair
 from ..index.pairs import row_pairs
 from ..methods import Method, method_of
 from ..store.entries import PackedEntries
+from ..store.gathered import GatheredRows
 from ..store.model import BlockEntries
 from ..text.features import Featurizer
 from ..text.rarity import ContentModel
@@ -132,6 +134,8 @@ class Recipe:
 
     def matrix(self, sketches) -> np.ndarray:
         """Sketches as a (rows, width) uint64 array (a plain fingerprint array too; empty ones included)."""
+        if isinstance(sketches, GatheredRows):  # rows gathered when read (a full run's, dedup.store.gathered)
+            return cast(np.ndarray, sketches)
         sk = np.asarray(sketches, dtype=np.uint64)
         if sk.size == 0:
             return np.empty((0, self.width), np.uint64)
@@ -169,7 +173,7 @@ class Recipe:
             near, check = clock.wrap("candidates", near), check and clock.wrap("verify", check)
         return row_pairs(keys, sketches, near, distinct=distinct, verify_pairs=check)
 
-    def groups(self, keys: list[str], sketches: np.ndarray, decisions=(), clock: StageClock | None = None,
+    def groups(self, keys: list[str], sketches: np.ndarray | GatheredRows, decisions=(), clock: StageClock | None = None,
                distinct=None) -> list[Group]:
         """The rows' duplicate groups, numbered 1.. from their lowest key; ``decisions``
         (dedup.index.decisions) cut the pairs decided different and join those decided same."""
@@ -259,19 +263,23 @@ class Recipe:
         return PackedEntries(flat, at, np.repeat(np.arange(len(keys)), counts), keys, fps)
 
 
-def fingerprints_of(sketches: np.ndarray, rows: int) -> np.ndarray:
+def fingerprints_of(sketches: np.ndarray | GatheredRows, rows: int) -> np.ndarray:
     """Word 0 of each sketch: the rows' 64-bit fingerprints."""
     if not rows:
         return np.empty(0, np.uint64)
+    if isinstance(sketches, GatheredRows):
+        return sketches[:, 0]
     return np.ascontiguousarray(np.asarray(sketches, dtype=np.uint64).reshape(rows, -1)[:, 0])
 
 
-def extra_words(sketches: np.ndarray, copy: bool = True) -> np.ndarray | None:
+def extra_words(sketches: np.ndarray | GatheredRows, copy: bool = True) -> np.ndarray | None:
     """Sketch words after the fingerprint, for the store (None: fingerprint only); ``copy``
     False: a view of ``sketches`` (a full run's snapshot: the store writes them BLOB_ROWS rows at
     a time, and a copy of them all was 0.3 KB a row more, issue 26)."""
     if sketches.shape[1] <= 1:
         return None
+    if isinstance(sketches, GatheredRows) and not copy:
+        return cast(np.ndarray, sketches.columns(slice(1, None)))
     return np.ascontiguousarray(sketches[:, 1:]) if copy else sketches[:, 1:]
 
 

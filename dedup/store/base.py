@@ -14,6 +14,7 @@ import numpy as np
 from ..errors import StoreError
 from ..index.decisions import Decision
 from ..index.keys import key_sort
+from .gathered import GatheredRows
 from .model import RunRecord, Skipped, TableChanges, TableSnapshot, checked_sketches, checked_terms, unique
 from .protocol import ReviewStore, RunLog, Staging, Store, StoreReads, StoreWrites, TableLock
 from .session import StoreSession
@@ -126,16 +127,16 @@ class StoreBase:
     def _delete_decisions(self, table: str, pairs: list[tuple[str, str]]) -> None:
         raise NotImplementedError
 
-    def _replace_table(self, snapshot: TableSnapshot, sketches: np.ndarray | None,
+    def _replace_table(self, snapshot: TableSnapshot, sketches: np.ndarray | GatheredRows | None,
                        later: Callable[[], dict] | None) -> None:
         """``snapshot`` checked; ``sketches`` as checked_sketches returned them."""
         raise NotImplementedError
 
-    def _apply_changes(self, changes: TableChanges, sketches: np.ndarray | None) -> None:
+    def _apply_changes(self, changes: TableChanges, sketches: np.ndarray | GatheredRows | None) -> None:
         raise NotImplementedError
 
     def _stage_rows(self, table: str, run_id: int, keys: list[str], fingerprints: np.ndarray,
-                    sketches: np.ndarray | None, row_watermarks: list[str | None] | None,
+                    sketches: np.ndarray | GatheredRows | None, row_watermarks: list[str | None] | None,
                     skipped: list[Skipped], again: bool) -> None:
         raise NotImplementedError
 
@@ -143,7 +144,7 @@ class StoreBase:
         raise NotImplementedError
 
 
-def checked_snapshot(snap: TableSnapshot, groups: bool = True) -> np.ndarray | None:
+def checked_snapshot(snap: TableSnapshot, groups: bool = True) -> np.ndarray | GatheredRows | None:
     """A full run's result refused before anything is written (fingerprints not aligned with the
     keys, a key, skipped key or group id given twice, malformed sketches or terms); returns the
     sketches as checked_sketches does. ``groups``: False where they come later (store_writer)."""
@@ -158,7 +159,7 @@ def checked_snapshot(snap: TableSnapshot, groups: bool = True) -> np.ndarray | N
     return checked_sketches(t, n, snap.sketches)
 
 
-def checked_changes(ch: TableChanges) -> np.ndarray | None:
+def checked_changes(ch: TableChanges) -> np.ndarray | GatheredRows | None:
     """An incremental run's changes refused before anything is written; returns the added sketches."""
     t = ch.table
     if len(ch.add_keys) != len(ch.add_fingerprints):

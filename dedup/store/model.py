@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import StoreError
 from ..index.groups import Group
+from .gathered import GatheredRows
 
 if TYPE_CHECKING:
     from .entries import PackedEntries
@@ -143,7 +144,7 @@ class TableSnapshot:
     skipped: list[Skipped]
     version: dict  # what produced the fingerprints (includes max_distance)
     watermark: dict | None  # {"type", "value", "key"} of the last row read, or None
-    sketches: np.ndarray | None = None  # (len(keys), W) uint64: the sketch words after the fingerprint, any width
+    sketches: np.ndarray | GatheredRows | None = None  # (len(keys), W) uint64: the sketch words after the fingerprint, any width
     terms: TermCounts | None = None
     blocks: BlockEntries | PackedEntries = field(default_factory=BlockEntries)  # every row's block entries
     changes: list[GroupChange] = field(default_factory=list)
@@ -231,12 +232,12 @@ def unique(table: str, what: str, items) -> None:
         seen.add(item)
 
 
-def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
+def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | GatheredRows | None:
     """``sketches`` as a (n_rows, W) uint64 array of any width W, None for none (None, W = 0 or no
     rows: nothing to store); a StoreError if it is not one row of words per row."""
     if sketches is None:
         return None
-    arr = np.asarray(sketches)
+    arr = sketches if isinstance(sketches, GatheredRows) else np.asarray(sketches)  # GatheredRows: read a slice at a time
     if arr.size == 0 and n_rows == 0:
         return None
     if arr.ndim != 2 or arr.shape[0] != n_rows:
@@ -244,10 +245,10 @@ def checked_sketches(table: str, n_rows: int, sketches) -> np.ndarray | None:
                          f"(expected ({n_rows}, words)); nothing was written")
     if arr.shape[1] == 0:
         return None
-    return arr.astype(np.uint64) if arr.dtype != np.uint64 else arr
+    return arr if arr.dtype == np.uint64 else np.asarray(arr).astype(np.uint64)
 
 
-def sketch_blobs(sketches: np.ndarray | None, n_rows: int) -> Iterator[bytes | None]:
+def sketch_blobs(sketches: np.ndarray | GatheredRows | None, n_rows: int) -> Iterator[bytes | None]:
     """Each row's sketch words as little-endian uint64 bytes (one ``tobytes`` for BLOB_ROWS rows at
     a time: all at once held the table's sketches twice more while they were written), or None
     per row for no sketches; ``sketches`` as checked_sketches returns it."""

@@ -27,6 +27,7 @@ from ..errors import ConfigError, StoreError
 from ..index.groups import Group
 from . import mongo_migrate
 from .base import StoreBase
+from .gathered import GatheredRows
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, checked_sketches, checked_terms,
                     signed_hashes, sketch_blobs, to_signed, to_unsigned, unique)
 from .mongo_blocks import NAMES_CHUNK, BlockDocuments
@@ -230,7 +231,7 @@ class MongoStore(BlockDocuments, MongoActions, MongoDecisions, MongoJournal, Mon
 
     # -- writes --------------------------------------------------------------------------------
     @_guarded
-    def _replace_table(self, snap: TableSnapshot, sketches: np.ndarray | None, later=None) -> None:
+    def _replace_table(self, snap: TableSnapshot, sketches: np.ndarray | GatheredRows | None, later=None) -> None:
         """New blocks are built aside and renamed over the live collection; the rest is replaced after.
         ``later`` is asked at once: with no transaction, the groups are checked before any write."""
         if later is not None:

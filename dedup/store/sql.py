@@ -28,6 +28,7 @@ from ..index.keys import key_sort
 from . import sql_schema as S
 from . import sql_write as W
 from .base import Store, StoreBase
+from .gathered import GatheredRows
 from .model import (GroupChange, RunRecord, Skipped, TableChanges, TableSnapshot, TableState, blob_words,
                     checked_terms, signed_hashes, to_unsigned)
 from .sql_actions import SqlActions
@@ -304,7 +305,7 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
             return out
 
     # -- writes --------------------------------------------------------------------------------
-    def _replace_table(self, snap: TableSnapshot, sketches: np.ndarray | None, later=None) -> None:
+    def _replace_table(self, snap: TableSnapshot, sketches: np.ndarray | GatheredRows | None, later=None) -> None:
         """``later`` is called inside the transaction, once the rows are written."""
         def rows(conn) -> None:
             W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
@@ -333,7 +334,7 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
             W.add_changes(conn, snap.table, snap.run_id, snap.changes)
             W.set_state(conn, snap.table, snap.version, snap.watermark, snap.groups)
 
-    def _apply_changes(self, ch: TableChanges, sketches: np.ndarray | None) -> None:
+    def _apply_changes(self, ch: TableChanges, sketches: np.ndarray | GatheredRows | None) -> None:
         def write():
             t = ch.table
             gone = list(dict.fromkeys([*ch.remove_keys, *ch.add_keys, *(s.key for s in ch.skipped)]))

@@ -10,12 +10,13 @@ from ..clock import now
 from ..errors import StoreError
 from ..index.groups import Group
 from . import sql_schema as S
+from .gathered import GatheredRows
 from .model import BlockEntries, GroupChange, Skipped, sketch_blobs, to_signed
 from .entries import PackedEntries, packed
 from .sql_bulk import CHUNK, insert_columns, insert_dicts as insert, insert_tuples
 
 
-def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | None,
+def add_rows(conn, table: str, keys: list[str], fps: list[int], sketches: np.ndarray | GatheredRows | None,
              watermarks: list[str | None] | None = None) -> None:
     """Fingerprint rows, with their sketches if any (all words in ``signature``; sketch1..3 stay
     NULL) and their watermark texts if given."""
