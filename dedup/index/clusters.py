@@ -148,9 +148,7 @@ def _merge(u: str, partners: list[str], centre: str, centre_of: dict[str, str], 
         if any(m in different.get(o, ()) for o in other for m in group):
             continue
         head = other[:QUORUM]
-        held = [m for m in head if m in direct]
-        rest = [m for m in head if m not in direct]
-        held += [m for m, ok in zip(rest, check([(m, u) for m in rest]) if rest else ()) if ok]
+        held = _held(u, head, direct, check)
         if len(held) < need_of(len(head)):
             continue
         mine = [m for m in group[:QUORUM] if m != u]
@@ -181,9 +179,7 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
         if any(m in different.get(v, ()) for m in group):
             continue
         head = group[:QUORUM]
-        rest = [m for m in head if m != u]
-        held = [u] * (len(head) - len(rest)) + [m for m, ok in zip(rest, check([(m, v) for m in rest]) if rest else ())
-                                                if ok]
+        held = _held(v, head, {u}, check)
         if len(held) < need_of(len(head)) and not (alone is not None and held and alone([(held[0], v)])[0]):
             continue
         del members[v]
@@ -218,8 +214,7 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
             return c, min(held, key=rank)
         need = need_of(len(head))
         if len(held) < need:
-            rest = [m for m in head if m not in direct]
-            held += [m for m, ok in zip(rest, check([(m, u) for m in rest])) if ok]
+            held = _held(u, head, direct, check)
         if len(held) >= need:
             return c, min(held, key=rank)
         if held:
@@ -231,6 +226,16 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
     if widen:
         return _widened(u, direct, centres, members, rank, check, barred)
     return u, None
+
+
+def _held(u: str, rows: list[str], direct, check: Check) -> list[str]:
+    """The rows of ``rows`` that row ``u`` matches: those it has a pair with already (``direct``),
+    then the others as ``check`` verifies them now (none asked when there are none)."""
+    held = [m for m in rows if m in direct]
+    rest = [m for m in rows if m not in direct]
+    if rest:
+        held += [m for m, ok in zip(rest, check([(m, u) for m in rest])) if ok]
+    return held
 
 
 def _widened(u: str, direct: set[str], centres: set[str], members: dict[str, list[str]], rank, check: Check,
@@ -245,9 +250,7 @@ def _widened(u: str, direct: set[str], centres: set[str], members: dict[str, lis
         rows = members[c][:WIDE]
         if c in barred or len(rows) < QUORUM:
             continue
-        held = [m for m in rows if m in direct]
-        rest = [m for m in rows if m not in direct]
-        held += [m for m, ok in zip(rest, check([(m, u) for m in rest]) if rest else ()) if ok]
+        held = _held(u, rows, direct, check)
         if len(held) >= 2 and 2 * len(held) > len(rows):
             return c, min(held, key=rank)
     return u, None
