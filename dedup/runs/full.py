@@ -64,6 +64,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             give_back_freed()  # the read's and sketch stage's freed batches
             if writer is not None:
                 writer.send((snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, distinct))
+                rows = replace(rows, row_watermarks={})  # the child's alone now (0.1 KB a row)
             with clock.stage("groups"):
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
             return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
