@@ -196,3 +196,48 @@ def test_the_child_s_store_is_the_sql_store_opened_anew_and_no_other_store_offer
     with MongoStore(MOCK_URL, client=mongomock.MongoClient()) as mongo:
         assert mongo.concurrent_writer() is None
         assert not store_writer.can_write_beside(mongo, 10 ** 6, 2)
+
+
+def test_arrays_cross_the_pipe_whole_writable_and_out_of_band(monkeypatch):
+    """send_arrays: an array over many chunks, a non-contiguous one, an empty one and plain objects
+    come back equal; the arrays arrive writable, and the pickled head holds none of their bytes."""
+    import numpy as np
+
+    monkeypatch.setattr(store_writer, "CHUNK", 1000)
+    big = np.arange(12_345, dtype=np.uint64).reshape(-1, 5) * 7919
+    obj = {"big": big, "strided": big[:, 1:3], "empty": np.empty((0, 4), np.int32), "keys": ["a", "b"], "n": 3}
+    heads = []
+    real_send_bytes = multiprocessing.connection.Connection.send_bytes
+
+    def send_bytes(self, buf, *a):
+        heads.append(len(bytes(buf)))
+        return real_send_bytes(self, buf, *a)
+    monkeypatch.setattr(multiprocessing.connection.Connection, "send_bytes", send_bytes)
+    a, b = multiprocessing.Pipe()
+    sender = __import__("threading").Thread(target=store_writer.send_arrays, args=(a, obj))
+    sender.start()  # the pipe holds less than the array: the receiver reads as it is sent
+    got = store_writer.receive_arrays(b)
+    sender.join()
+    assert set(got) == set(obj) and got["keys"] == ["a", "b"] and got["n"] == 3
+    for name in ("big", "strided", "empty"):
+        assert got[name].dtype == obj[name].dtype and np.array_equal(got[name], obj[name])
+    got["big"][0, 0] = 1  # writable: the child's own buffer
+    assert heads[0] < 1000 + big[:, 1:3].nbytes  # the head: the strided copy in band, not the big array
+    assert len(heads) == 1 + -(-big.nbytes // 1000)  # the big array in CHUNK-byte messages
+
+
+def test_the_writer_is_forked_before_the_table_is_read(source, tmp_path, beside, monkeypatch):
+    """The child inherits the interpreter, not the read's heap: it exists before the first row
+    is read, and the inputs it writes come after the rows' distinct sketches."""
+    import dedup.runs.full as full
+    seen = []
+    real = full.featurise_table
+
+    def featurise(*a, **k):
+        seen.append(len(beside))
+        return real(*a, **k)
+    monkeypatch.setattr(full, "featurise_table", featurise)
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    result = run_full(config(source, url))
+    assert seen == [1] and len(beside) == 1 and len(result.groups) > 10
+    assert contents(url)["dedup_fingerprints"]

@@ -2,7 +2,11 @@
 petitions (SQLite source and store, the demo config) in a process of its own, which samples its own
 RSS and its children's (the workers, the store writer) every 0.02 s and charges each sample to the
 stage running (dedup.runs.clock.StageClock); prints the largest RSS of the run's process per stage,
-its children's largest, the peaks getrusage saw and the CPU seconds of the run's processes.
+its children's largest, the run's process's own peak (VmHWM), the largest child's (getrusage), the
+largest children sampled with the stage each was first seen in, and the CPU seconds of the run's
+processes. (getrusage's peak of the run's process is not its own: Linux keeps the launching
+process's RSS at the fork across the exec, here this script's, holding the generated rows; it was
+the "run's process" figure up to memory-s38.md.)
 
     python -m bench.perf.memory_stages --rows 200000 --workers 1 --baseline-code /path/to/main
     python -m bench.perf.memory_stages --rows 200000 --baseline-code /path/to/main --baseline-only
@@ -30,7 +34,7 @@ from dedup.runs import clock as clock_module
 from dedup.runs.full import run_full
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
-now, peaks, kids = ["start"], {}, {}
+now, peaks, kids, each = ["start"], {}, {}, {}  # each: child pid -> [stage first seen in, largest RSS]
 
 def rss(pid):
     try:
@@ -53,7 +57,15 @@ def watch(stop):
     while not stop.wait(0.02):
         stage = now[-1]
         peaks[stage] = max(peaks.get(stage, 0), rss("self"))
-        kids[stage] = max(kids.get(stage, 0), sum(rss(c) for c in children()))
+        sizes = {c: rss(c) for c in children()}
+        kids[stage] = max(kids.get(stage, 0), sum(sizes.values()))
+        for c, size in sizes.items():
+            seen = each.setdefault(c, [stage, 0])
+            seen[1] = max(seen[1], size)
+
+def hwm():  # the run's own high-water RSS since exec (getrusage's also holds the launching process's RSS at the fork)
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
 
 stage = clock_module.StageClock.stage
 @contextmanager
@@ -78,7 +90,8 @@ stop.set()
 mb = 1 << 20
 print(json.dumps({"rows": r.rows_read, "groups": len(r.groups), "stages": r.stages,
                   "parent_mb": {k: v / mb for k, v in peaks.items()}, "children_mb": {k: v / mb for k, v in kids.items()},
-                  "self_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "self_peak_mb": hwm(), "self_rusage_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "each_child_mb": sorted(([s, v / mb] for s, v in each.values()), key=lambda c: -c[1])[:4],
                   "children_peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
                   "cpu_s": sum(u.ru_utime + u.ru_stime for u in map(resource.getrusage,
                                                                       (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))}))
@@ -101,7 +114,9 @@ def show(run: dict) -> str:
     return (f"{n:,} rows, {run['workers']} workers, {run['code']}: {run['seconds']:.0f} s "
             f"({run.get('cpu_s', 0):.0f} CPU s, the run's processes together), groups {run['groups']:,}, "
             f"peak {peak:,.0f} MB ({peak * 1024 / n:.2f} KB/row; run's process {run['self_peak_mb']:,.0f}, "
-            f"largest child {run['children_peak_mb']:,.0f})\n    RSS MB by stage: {stages}")
+            f"largest child {run['children_peak_mb']:,.0f})\n    RSS MB by stage: {stages}"
+            f"\n    largest children sampled (stage first seen in, MB): {run.get('each_child_mb')}"
+            f"; getrusage's peak of the run's process {run.get('self_rusage_mb', 0):,.0f} (with the launcher's RSS at the fork)")
 
 
 def main(argv: list[str] | None = None) -> int:

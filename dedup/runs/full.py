@@ -48,24 +48,34 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
     started = time.perf_counter()
     clock = StageClock()
     with table_run(config, recipe.table, "full", source=source, store=store) as (source, store, run):
+        total = source.count()
         if on_total is not None:
-            on_total(source.count())
-        featured = featurise_table(source, recipe, progress=progress, workers=resolve_workers(config.text.workers),
-                                   clock=clock, stored=store if keep_terms else None)
-        rows, recipe, terms = featured.rows, featured.recipe, featured.terms
-        decisions = store.decisions(recipe.table.name)
-        with clock.stage("groups"):
-            distinct = distinct_rows(rows.keys, recipe.matrix(featured.sketches))  # for the pairs and the block entries
-        sketches = GatheredRows(distinct[1], distinct[3])  # the rows' sketches from the distinct ones: one copy
-        del featured  # (the whole array was 0.3 KB a row more here and in the store writer; issue 26)
-        give_back_freed()  # the read's and sketch stage's freed batches, before the store writer forks
-        write = lambda into, later: into.replace_table(rows_snapshot(  # noqa: E731 - in the writer's child
-            snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, sketches, distinct), later)
-        with writing_beside(store, len(rows.keys), resolve_workers(config.text.workers), write) as writer:
+            on_total(total)
+        workers = resolve_workers(config.text.workers)
+        with writing_beside(store, total, workers, write_rows) as writer:  # forked before the read's heap exists
+            featured = featurise_table(source, recipe, progress=progress, workers=workers, clock=clock,
+                                       stored=store if keep_terms else None)
+            rows, recipe, terms = featured.rows, featured.recipe, featured.terms
+            decisions = store.decisions(recipe.table.name)
+            with clock.stage("groups"):
+                distinct = distinct_rows(rows.keys, recipe.matrix(featured.sketches))  # for the pairs and the block entries
+            sketches = GatheredRows(distinct[1], distinct[3])  # the rows' sketches from the distinct ones: one copy
+            del featured  # (the whole array was 0.3 KB a row more here; issue 26)
+            give_back_freed()  # the read's and sketch stage's freed batches
+            if writer is not None:
+                writer.send((snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, distinct))
+                rows = replace(rows, row_watermarks={})  # the child's alone now (0.1 KB a row)
             with clock.stage("groups"):
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
             return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
                               distinct, writer, config.groups)
+
+
+def write_rows(into: Store, inputs: tuple, later: Callable[[], dict]) -> None:
+    """In the store writer's child: the rows' snapshot made from what ``run_full`` sent (the base
+    snapshot, the recipe, the rows, ``distinct_rows``' answer), written (``Store.replace_table``)."""
+    base, recipe, rows, distinct = inputs
+    into.replace_table(rows_snapshot(base, recipe, rows, GatheredRows(distinct[1], distinct[3]), distinct), later)
 
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray | GatheredRows,

@@ -16,6 +16,12 @@ fork, with more than one text worker (``text.workers: 1`` asks for one process) 
 tables). The price is memory: the child's block entries and the parent's pairs and groups are
 held at once, and pages both processes touch are copied (a 200k run's processes together peak
 4 % above the one-process write's, bench/results/history.md).
+
+The child is forked before the table is read (``writing_beside`` at the start of the run), while
+the parent holds little more than the interpreter, and is sent what it writes (``StoreWriter.send``)
+once the groups' distinct sketches are known: the arrays through the pipe as they are held, not
+pickled into a copy (``send_arrays``). Forked after the groups, it counted the parent's whole heap
+in its RSS (the read's and sketch stage's left-overs, 1.46 KB a row; issue 26, memory-s39.md).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import _thread
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 import time
@@ -38,10 +45,12 @@ from .workers import die_with_parent, how_it_ended, release_signals, signals_hel
 
 log = logging.getLogger(__name__)
 MIN_ROWS = 20_000
+CHUNK = 1 << 20  # bytes of an array a message (send_arrays)
 
 
 class StoreWriter:
-    """The child writing a snapshot; ``finish(groups, changes)`` completes and commits it.
+    """The child writing a snapshot: ``send(inputs)`` starts ``write(inputs, later)`` in it,
+    ``finish(groups, changes)`` completes and commits it.
 
     A thread watches the child while the parent finds the groups: a child that ends before then
     (killed, out of memory) interrupts the parent at once (``writing_beside`` turns that into the
@@ -84,6 +93,13 @@ class StoreWriter:
         self._proc.join()
         return StoreError(f"the store writer process {how_it_ended(self._proc.exitcode)}; the run stopped and "
                           "stored nothing")
+
+    def send(self, inputs) -> None:
+        """What the child's ``write`` is given (its arrays sent without a copy: ``send_arrays``)."""
+        try:
+            send_arrays(self._pipe, inputs)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the child ended already: the watcher interrupts this thread with its error
 
     def finish(self, groups: list, changes: list) -> None:
         """Send the groups and changes, wait for the commit; the child's error is raised here."""
@@ -129,7 +145,8 @@ def _child(write: Callable, pipe, parent: int) -> None:
     release_signals()  # Ctrl-C is the parent's to handle: it stops this child
     die_with_parent(parent)
     try:
-        seconds = write(lambda: _wait_for(pipe))
+        inputs = _wait_for(pipe, receive_arrays)
+        seconds = write(inputs, lambda: _wait_for(pipe))
         pipe.send(("ok", seconds))
     except BaseException as e:  # noqa: BLE001 - every failure goes back to the parent, whole
         try:
@@ -138,11 +155,39 @@ def _child(write: Callable, pipe, parent: int) -> None:
             pipe.send(("error", (StoreError(f"{type(e).__name__}: {e}"), traceback.format_exc())))
 
 
-def _wait_for(pipe) -> dict:
+def _wait_for(pipe, receive: Callable = lambda pipe: pipe.recv()):
     try:
-        return pipe.recv()
+        return receive(pipe)
     except EOFError:  # the parent is gone: nothing is committed
         raise SystemExit(1) from None
+
+
+def send_arrays(pipe, obj) -> None:
+    """``obj`` pickled with its contiguous arrays out of band (protocol 5), each array's bytes
+    written to the pipe from where they lie, CHUNK bytes a message: no pickled copy of them in
+    the sender, and no more than a chunk on its way in the receiver (a whole message is read
+    into a buffer of its own before it is copied out)."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)
+    raw = [b.raw() for b in buffers]
+    pipe.send([m.nbytes for m in raw])
+    pipe.send_bytes(head)
+    for m in raw:
+        for at in range(0, m.nbytes, CHUNK):
+            pipe.send_bytes(m[at:at + CHUNK])
+
+
+def receive_arrays(pipe):
+    """What ``send_arrays`` sent; each array is read into a writable buffer of its own."""
+    sizes = pipe.recv()
+    head = pipe.recv_bytes()
+    buffers = []
+    for n in sizes:
+        buf = bytearray(n)
+        for at in range(0, n, CHUNK):
+            pipe.recv_bytes_into(buf, at)
+        buffers.append(buf)
+    return pickle.loads(head, buffers=buffers)
 
 
 def can_write_beside(store, rows: int, workers: int) -> bool:
@@ -159,10 +204,11 @@ def _child_store(store, rows: int, workers: int) -> Callable[[], Store] | None:
 
 @contextmanager
 def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[StoreWriter | None]:
-    """A StoreWriter running ``write(store, later)`` in a child when ``can_write_beside``, else
-    None. ``write`` replaces the table's results in the store it is given, calling ``later()``
-    for the groups and changes (``Store.replace_table``). A writer not finished when the block
-    ends (an error in the parent) is stopped uncommitted."""
+    """A StoreWriter running ``write(store, inputs, later)`` in a child when ``can_write_beside``
+    (``rows``: the source's count, before the read), else None. ``write`` replaces the table's
+    results in the store it is given with what ``StoreWriter.send`` sent, calling ``later()`` for
+    the groups and changes (``Store.replace_table``). A writer not finished when the block ends
+    (an error in the parent) is stopped uncommitted."""
     reopen = _child_store(store, rows, workers)
     if reopen is None:
         yield None
@@ -180,10 +226,11 @@ def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[
 
 
 def _timed_write(reopen: Callable[[], Store], write: Callable) -> Callable:
-    """In the child: a store of its own (``reopen()``), ``write(store, later)``, and the seconds it took."""
-    def run(later: Callable[[], dict]) -> dict:
+    """In the child: a store of its own (``reopen()``), ``write(store, inputs, later)``, and the
+    seconds it took (from the inputs' arrival)."""
+    def run(inputs, later: Callable[[], dict]) -> dict:
         start = time.perf_counter()
         with reopen() as store:
-            write(store, later)
+            write(store, inputs, later)
         return {"store (child process: block names and write)": time.perf_counter() - start}
     return run
