@@ -40,6 +40,7 @@ def _groups(tmp_path, rows, match=None) -> list:
 
 
 LOW = {"identity_threshold": 0.35}
+OFF = {"identity_rare_threshold": 0.45}  # s39's rule content_rare_identity off: the identity bar alone decides
 
 
 def test_the_default_identity_bar_stays_0_45():
@@ -48,7 +49,7 @@ def test_the_default_identity_bar_stays_0_45():
 
 def test_a_refiling_with_several_edits_is_kept_by_the_same_person_only(tmp_path):
     assert _groups(tmp_path / "a", _rows(), match=LOW) == [["3", "4"]]
-    assert _groups(tmp_path / "b", _rows()) == []  # the default bar
+    assert _groups(tmp_path / "b", _rows(), match=OFF) == []  # the default identity bar (tests/test_rare_identity.py: on)
     assert _groups(tmp_path / "c", _rows("郑七", "13900000009"), match=LOW) == []  # another person: the content bar 0.75
 
 

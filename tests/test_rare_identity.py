@@ -55,9 +55,9 @@ def _groups(tmp_path, rows, match=None) -> list:
     return memberships(cfg)
 
 
-def test_the_rule_ships_as_measured():
+def test_the_rule_ships_on_at_the_swept_point():
     m = MatchConfig()
-    assert (m.identity_rare_threshold, m.identity_rare_rows) == (0.45, 5)  # off: equal to identity_threshold
+    assert (m.identity_rare_threshold, m.identity_rare_rows, m.identity_threshold) == (0.35, 5, 0.45)
 
 
 def test_the_generic_bit_marks_values_in_more_than_identity_rare_rows_rows():
@@ -78,7 +78,8 @@ def test_a_rare_name_keeps_the_refiling_a_generic_name_does_not(tmp_path):
     assert _groups(tmp_path / "a", _rows(False), match=RARE) == [["30", "31"]]
     assert _groups(tmp_path / "b", _rows(True), match=RARE) == []  # 吴六 in 8 rows: identity_threshold 0.45
     assert _groups(tmp_path / "c", _rows(True), match={**RARE, "identity_rare_rows": 10}) == [["30", "31"]]
-    assert _groups(tmp_path / "d", _rows(False)) == []  # the shipped bars
+    assert _groups(tmp_path / "d", _rows(False), match={"identity_rare_threshold": 0.45}) == []  # the rule off
+    assert _groups(tmp_path / "e", _rows(False)) == [["30", "31"]]  # the shipped defaults: on
 
 
 def test_explain_names_the_rare_identity_rule(tmp_path):

@@ -130,7 +130,7 @@ class MatchConfig:
     method: str = "minhash"
     threshold: float = 0.75  # long contents: estimated Jaccard of their 3-gram sets
     identity_threshold: float = 0.45  # long contents with an identity field equal
-    identity_rare_threshold: float = 0.45  # ... whose value is rare (rule content_rare_identity; >= identity_threshold: off)
+    identity_rare_threshold: float = 0.35  # ... whose value is rare (rule content_rare_identity; >= identity_threshold: off)
     identity_rare_rows: int = 5  # ... an identity value in at most this many rows of the full run is rare (s39)
     short_chars: int = 60  # a content shorter than this (cleaned) is short
     short_threshold: float = 0.95
