@@ -7,23 +7,20 @@ added on the tuning forms at 200,000 rows was such a name)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from helpers import config_for, make_table, petition
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (mongo_live_url: the live server fixture)
+from test_identity_bar import AGAIN, FIRST, OTHERS, explained
+from test_identity_bar import _groups as groups_of
+from test_incremental import append, memberships
 
-from dedup.cli import main
 from dedup.config.model import MatchConfig
 from dedup.index.bands import GENERIC, TextVerifier
-from dedup.text.rarity import IDENTITY_SALT, ContentModel
-from dedup.text.signature import mark_identity
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
-from helpers import config_for, make_table, petition
-from test_identity_bar import AGAIN, FIRST, OTHERS
-from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (mongo_live_url: the live server fixture)
-from test_incremental import append, memberships
+from dedup.text.rarity import IDENTITY_SALT, ContentModel
+from dedup.text.signature import mark_identity
 
 RARE = {"identity_rare_threshold": 0.35, "identity_rare_rows": 5}
 FILLER = ["小区门口的垃圾桶三天没有人清理，气味很大，蚊蝇很多，请环卫部门尽快处理。",
@@ -47,12 +44,7 @@ def _rows(generic: bool) -> list[dict]:
 
 
 def _groups(tmp_path, rows, match=None) -> list:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    make_table(f"sqlite:///{tmp_path / 'src.db'}", rows)
-    cfg = config_for(f"sqlite:///{tmp_path / 'src.db'}", f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS,
-                     match=match)
-    run_full(cfg)
-    return memberships(cfg)
+    return groups_of(tmp_path, rows, match, FIELDS)
 
 
 def test_the_rule_ships_on_at_the_swept_point():
@@ -84,14 +76,8 @@ def test_a_rare_name_keeps_the_refiling_a_generic_name_does_not(tmp_path):
 
 def test_explain_names_the_rare_identity_rule(tmp_path):
     _groups(tmp_path, _rows(False), match=RARE)
-    cfg = tmp_path / "dedup.yaml"
-    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
-                   "match: {identity_rare_threshold: 0.35, identity_rare_rows: 5}\n"
-                   "tables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, title: short, content: text}\n",
-                   encoding="utf-8")
-    got = CliRunner().invoke(main, ["-c", str(cfg), "explain", "30", "31", "--json"])
-    assert got.exit_code == 0, got.output
-    view = json.loads(got.output)
+    view = explained(tmp_path, "{identity_rare_threshold: 0.35, identity_rare_rows: 5}",
+                     "{name: short, phone: short, title: short, content: text}", "30", "31")
     assert view["rule"] == {"rule": "content_rare_identity", "name": "content with a rare identity value equal",
                             "threshold": 0.35, "knob": "match.identity_rare_threshold"}
     assert 0.35 <= view["similarity"] < 0.45

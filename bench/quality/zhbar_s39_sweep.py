@@ -6,12 +6,12 @@ a lower identity bar only for a long pair whose equal identity value is rare in 
 Session 38 (bench/results/zhrecall-s38.md) measured the identity bar 0.35 for every equal identity
 value: more recall, but precision falling as the table grows. The diagnosis on the tuning forms and
 forms_several at 200,000 rows (log: bench/results/logs/s39/zhbar/diag_200k.log) found every false
-pair the lower bar adds to be an equal *name* carried by 170-190 rows (under the common bar of
-400 rows at that size, 0.002 of the rows), while the true pairs it adds mostly share a value seen
-in at most 5 rows (or the address or phone too). Points: ``off`` (the shipped 0.45 for all),
+pair the lower bar adds to share only a *name*, 19 of 20 a name in more than 40 rows (under the
+common bar of 400 rows at that size, 0.002 of the rows), while most true pairs it adds share a
+value seen in at most 5 rows (or the address or phone too). Points: ``off`` (the shipped 0.45 for all),
 ``all 0.35`` (session 38's), and (``identity_rare_rows`` N, ``identity_rare_threshold`` B): the bar B
 only when the equal value was in at most N rows of the table, 0.45 otherwise. Each set is signed
-once (tuning22_numbers_sweep.signed's weighting); each N marks the identity words with
+once (tuning22_numbers_sweep.signed_raw: the shipped weighting); each N marks the identity words with
 dedup.text.signature.mark_identity, as a full run does. Groups as ``dedup full`` makes them
 (zhrecall_s38_sweep.labels). Ranked: false groups over 5 rows (all sets) first, then how much
 precision falls as a family's table grows (the sum of each family's drops from one size to the
@@ -28,33 +28,15 @@ from dataclasses import replace
 import numpy as np
 
 from bench.quality.tuning22_brief_sweep import SETS_EDITS
-from bench.quality.tuning22_numbers_sweep import WEIGHTING
-from bench.quality.tuning22_sweep import load, score
+from bench.quality.tuning22_numbers_sweep import WEIGHTING, signed_raw
+from bench.quality.tuning22_sweep import score
 from bench.quality.zhrecall_s38_sweep import false_over, labels, verifier
-from dedup.index.bands import BandScheme
-from dedup.text.numbers import KEEP
 from dedup.text.rarity import IDENTITY_SALT, ContentModel
-from dedup.text.signature import TextSignature, mark_identity
+from dedup.text.signature import mark_identity
 
 SETS = (SETS_EDITS + ",forms_several:5000:0,forms_several:20000:1,petitions:5000:0,tickets:2000:0,"
         "tickets:5000:1,tickets:20000:2,forms_several:200000:2,forms:200000:2")
 GRID = [("off", 0, 0.45), ("all", 0, 0.35)] + [("rare", n, b) for n in (5, 10, 20) for b in (0.35, 0.30)]
-
-
-def prepared(spec: str) -> tuple:
-    """(signatures with common identity values blanked, raw identity words, candidates i and j, truth
-    codes, numbers_at, identity columns) of one set."""
-    data, identity, content = load(spec)
-    rows = sorted(data.rows, key=lambda r: r["id"])
-    labs = {lab: i for i, lab in enumerate(dict.fromkeys(data.truth[r["id"]] for r in rows))}
-    code = np.array([labs[data.truth[r["id"]]] for r in rows], np.int64)
-    sig = TextSignature(content, identity, numbers=KEEP)
-    head, hashes, counts = sig.parts(rows)
-    model = ContentModel.learn(hashes, len(rows), *WEIGHTING)
-    ids = ContentModel.learn(head[:, 1:].ravel(), len(rows), *WEIGHTING, IDENTITY_SALT)
-    s = sig.finish(head, hashes, counts, model, ids, sig.numbers_of(rows))
-    i, j = BandScheme(len(identity)).near(s)  # the GENERIC bit never changes a key's rows: equal values, equal bits
-    return s, head[:, 1:].copy(), i, j, code, sig.numbers_at, len(identity)
 
 
 def marked(s: np.ndarray, raw: np.ndarray, rare_rows: int) -> np.ndarray:
@@ -66,9 +48,9 @@ def marked(s: np.ndarray, raw: np.ndarray, rare_rows: int) -> np.ndarray:
     return out
 
 
-def sweep_set(spec: str, results: dict) -> None:
-    s, raw, i, j, code, at, identity = prepared(spec)
-    for kind, n, bar in GRID:
+def sweep_set(spec: str, results: dict, grid: list = GRID) -> None:
+    s, raw, i, j, code, at, identity = signed_raw(spec)  # the GENERIC bit never changes a key's rows
+    for kind, n, bar in grid:
         ver = verifier(identity, at, bar if kind == "all" else 0.45, 0.75)
         if kind == "rare":
             ver = replace(ver, identity_rare_threshold=bar)
@@ -109,6 +91,7 @@ def rank(results: dict) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default=SETS)
+    ap.add_argument("--points", help="only these points of GRID, e.g. off:0:0.45,rare:5:0.35 (the 200k sets: time)")
     ap.add_argument("--save", help="write the results as JSON (to rank several runs together)")
     ap.add_argument("--rank", help="rank the saved results of these files (comma-separated) instead")
     a = ap.parse_args()
@@ -118,8 +101,9 @@ def main() -> None:
             for point, rs in json.load(open(f)).items():
                 results[point] += [tuple(x) for x in rs]
     else:
+        grid = GRID if not a.points else [(k, int(n), float(b)) for k, n, b in (p.split(":") for p in a.points.split(","))]
         for spec in a.sets.split(","):
-            sweep_set(spec, results)
+            sweep_set(spec, results, grid)
         if a.save:
             json.dump(results, open(a.save, "w"))
     rank(results)
