@@ -100,6 +100,8 @@ def main() -> None:
         for f in a.rank.split(","):
             for point, rs in json.load(open(f)).items():
                 results[point] += [tuple(x) for x in rs]
+        most = max(len(rs) for rs in results.values())
+        results = defaultdict(list, {k: rs for k, rs in results.items() if len(rs) == most})  # points run on every set
     else:
         grid = GRID if not a.points else [(k, int(n), float(b)) for k, n, b in (p.split(":") for p in a.points.split(","))]
         for spec in a.sets.split(","):
