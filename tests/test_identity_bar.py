@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
+from helpers import config_for, make_table, petition
+from test_cluster_gather import full_then_last_row
+from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 from dedup.cli import main
 from dedup.config.model import MatchConfig
 from dedup.runs.full import run_full
-from helpers import config_for, make_table, petition
-from test_cluster_gather import full_then_last_row
-from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
 
 FIELDS = {"name": "short", "phone": "short", "content": "text"}
 FIRST = "幸福路阳光花园小区3号楼的电梯坏了十二天，多次找物业都没有人管，住在十八楼的老人只能爬楼梯，物业和维保公司互相推诿，请有关部门尽快处理。"
@@ -30,16 +30,17 @@ def _rows(name: str = "吴六", phone: str = "13900000007") -> list[dict]:
             petition(3, FIRST, "吴六", "13900000007"), petition(4, AGAIN, name, phone)]
 
 
-def _groups(tmp_path, rows, match=None) -> list:
+def _groups(tmp_path, rows, match=None, fields=None) -> list:
     tmp_path.mkdir(parents=True, exist_ok=True)
     make_table(f"sqlite:///{tmp_path / 'src.db'}", rows)
-    cfg = config_for(f"sqlite:///{tmp_path / 'src.db'}", f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS,
+    cfg = config_for(f"sqlite:///{tmp_path / 'src.db'}", f"sqlite:///{tmp_path / 'store.db'}", fields=fields or FIELDS,
                      match=match)
     run_full(cfg)
     return memberships(cfg)
 
 
 LOW = {"identity_threshold": 0.35}
+OFF = {"identity_rare_threshold": 0.45}  # s39's rule content_rare_identity off: the identity bar alone decides
 
 
 def test_the_default_identity_bar_stays_0_45():
@@ -48,19 +49,23 @@ def test_the_default_identity_bar_stays_0_45():
 
 def test_a_refiling_with_several_edits_is_kept_by_the_same_person_only(tmp_path):
     assert _groups(tmp_path / "a", _rows(), match=LOW) == [["3", "4"]]
-    assert _groups(tmp_path / "b", _rows()) == []  # the default bar
+    assert _groups(tmp_path / "b", _rows(), match=OFF) == []  # the default identity bar (tests/test_rare_identity.py: on)
     assert _groups(tmp_path / "c", _rows("郑七", "13900000009"), match=LOW) == []  # another person: the content bar 0.75
+
+
+def explained(tmp_path, match: str, fields: str, a: str, b: str) -> dict:
+    """`dedup explain a b --json` on the table ``_groups`` made in ``tmp_path`` (``match``, ``fields``: YAML flows)."""
+    cfg = tmp_path / "dedup.yaml"
+    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
+                   f"match: {match}\ntables:\n  petitions:\n    key: id\n    fields: {fields}\n", encoding="utf-8")
+    got = CliRunner().invoke(main, ["-c", str(cfg), "explain", a, b, "--json"])
+    assert got.exit_code == 0, got.output
+    return json.loads(got.output)
 
 
 def test_explain_names_the_identity_bar_that_kept_it(tmp_path):
     _groups(tmp_path, _rows(), match=LOW)
-    cfg = tmp_path / "dedup.yaml"
-    cfg.write_text(f"source: {{url: 'sqlite:///{tmp_path / 'src.db'}'}}\nstore: {{url: 'sqlite:///{tmp_path / 'store.db'}'}}\n"
-                   "match: {identity_threshold: 0.35}\ntables:\n  petitions:\n    key: id\n    fields: {name: short, phone: short, content: text}\n",
-                   encoding="utf-8")
-    got = CliRunner().invoke(main, ["-c", str(cfg), "explain", "3", "4", "--json"])
-    assert got.exit_code == 0, got.output
-    view = json.loads(got.output)
+    view = explained(tmp_path, "{identity_threshold: 0.35}", "{name: short, phone: short, content: text}", "3", "4")
     assert view["rule"] == {"rule": "content_identity", "name": "content with an identity field equal",
                             "threshold": 0.35, "knob": "match.identity_threshold"}
     assert 0.35 <= view["similarity"] < 0.45  # under the old bar: kept by the new one

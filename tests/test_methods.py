@@ -83,7 +83,8 @@ def _reference_sketch(case, config, recipe, feats) -> np.ndarray:
         rows, c = len(feats.content_counts), config.match
         common = (c.common_share, c.common_rows, c.common_floor)
         content = ContentModel.learn(feats.content, rows, *common)
-        identity = ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *common, salt=IDENTITY_SALT)
+        rare = c.identity_rare_rows if c.identity_rare_threshold < c.identity_threshold else 0  # rule content_rare_identity (s39)
+        identity = ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *common, salt=IDENTITY_SALT, keep_rows=rare)
         sigs = m.signature.finish(sigs, feats.content, feats.content_counts, content, identity, feats.numbers)
     return np.hstack([words, sigs])
 
@@ -112,7 +113,8 @@ def _reference_keys(case, config, recipe, sk):
                                 numbers_least=c.numbers_least, numbers_share=c.numbers_share,
                                 numbers_against=c.numbers_against, numbers_sure=c.numbers_sure,
                                 numbers_brief_chars=c.numbers_brief_chars, numbers_brief_against=c.numbers_brief_against,
-                                numbers_at=recipe.method.signature.numbers_at)  # rule numbers (issue 22), on
+                                numbers_at=recipe.method.signature.numbers_at,  # rule numbers (issue 22), on
+                                identity_rare_threshold=c.identity_rare_threshold)  # rule content_rare_identity (s39), on
     i, j = scheme.near(sig)
     return (i, j), scheme.names_of(sig), verifier, verifier(sig[i], sig[j])
 

@@ -50,6 +50,13 @@ GRID = [OFF, (0.5, 4, 0.8, 0.0, 1.0)] + list(itertools.product((0.45, 0.5, 0.55)
 def signed(spec: str) -> tuple:
     """(signatures, candidate pairs i and j, truth codes, numbers_at, identity columns) of one set:
     signed with the shipped weighting and its number tokens, candidates from the shipped BandScheme."""
+    s, _raw, *rest = signed_raw(spec)
+    return (s, *rest)
+
+
+def signed_raw(spec: str) -> tuple:
+    """``signed``, with each row's identity words as hashed (before the common ones are blanked)
+    after the signatures (bench/quality/zhbar_s39_sweep.py marks them its own ways)."""
     data, identity, content = load(spec)
     rows = sorted(data.rows, key=lambda r: r["id"])
     labs = {lab: i for i, lab in enumerate(dict.fromkeys(data.truth[r["id"]] for r in rows))}
@@ -60,7 +67,7 @@ def signed(spec: str) -> tuple:
     ids = ContentModel.learn(head[:, 1:].ravel(), len(rows), *WEIGHTING, IDENTITY_SALT)
     s = sig.finish(head, hashes, counts, model, ids, sig.numbers_of(rows))
     i, j = BandScheme(len(identity)).near(s)
-    return s, i, j, code, sig.numbers_at, len(identity)
+    return s, head[:, 1:].copy(), i, j, code, sig.numbers_at, len(identity)
 
 
 def sweep_set(spec: str, results: dict, grid: list[tuple]) -> None:

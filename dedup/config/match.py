@@ -15,9 +15,11 @@ def parse_match(raw: dict, problems) -> MatchConfig:
         problems.add("match.method", f"must be one of {', '.join(MATCH_METHODS)}")
         method = d.method
     values = {k: _fraction(raw, k, problems, getattr(d, k))
-              for k in ("threshold", "identity_threshold", "short_threshold", "short_identity_threshold",
+              for k in ("threshold", "identity_threshold", "identity_rare_threshold", "short_threshold", "short_identity_threshold",
                         "common_share", "common_floor", "distinct_threshold", "distinct_floor", "distinct_share",
                         "numbers_floor", "numbers_share", "numbers_against", "numbers_sure", "numbers_brief_against")}
+    values["identity_rare_rows"] = integer(raw, "identity_rare_rows", "match", problems,
+                                           default=d.identity_rare_rows, minimum=1)
     values["common_rows"] = integer(raw, "common_rows", "match", problems, default=d.common_rows, minimum=1)
     values["distinct_shared"] = integer(raw, "distinct_shared", "match", problems, default=d.distinct_shared, minimum=0)
     values["numbers_least"] = integer(raw, "numbers_least", "match", problems, default=d.numbers_least, minimum=1)

@@ -41,7 +41,8 @@ DEFAULT_STORE_URL = "sqlite:///dedup-store.db"
 KEYS = {
     "": {"source", "store", "match", "groups", "simhash", "tables", "text"},
     "groups": {"clustering", "warn_size", "warn_growth"},
-    "match": {"method", "anchors", "threshold", "identity_threshold", "short_chars", "short_threshold",
+    "match": {"method", "anchors", "threshold", "identity_threshold", "identity_rare_threshold", "identity_rare_rows",
+              "short_chars", "short_threshold",
               "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits",
               "distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share",
               "numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure",
@@ -129,6 +130,8 @@ class MatchConfig:
     method: str = "minhash"
     threshold: float = 0.75  # long contents: estimated Jaccard of their 3-gram sets
     identity_threshold: float = 0.45  # long contents with an identity field equal
+    identity_rare_threshold: float = 0.35  # ... whose value is rare (rule content_rare_identity; >= identity_threshold: off)
+    identity_rare_rows: int = 5  # ... an identity value in at most this many rows of the full run is rare (s39)
     short_chars: int = 60  # a content shorter than this (cleaned) is short
     short_threshold: float = 0.95
     short_identity_threshold: float = 0.20

@@ -19,19 +19,10 @@ contents' Jaccard similarity. A pair of long contents is kept at J >= ``threshol
 J >= ``identity_threshold`` when one identity column is equal (the same person); a pair with a
 short content needs J >= ``short_threshold`` (practically the same text, numbers included), or
 J >= ``short_identity_threshold`` with an identity column equal. A long pair under those bars is
-still kept by its distinctive details (rule ``distinct``, issue 22; off by default, see below): J >= ``distinct_floor``, the
-estimated Jaccard D of the features the table does not share (places, numbers, the incident's
-own words; common template n-grams left out) >= ``distinct_threshold`` (0.3), each row's
-distinctive features at most ``distinct_share`` (0.7) of its length (its text mostly what the
-table shares: in a small table, where nothing is common yet, the rule never fires), and about
-``distinct_shared`` (4) or more such features in common (D / (1 + D) times the two counts): a
-neighbour's rewording of one incident names its place and numbers, another incident on the
-same topic names others, a form letter around another body shares only the form (chosen on the
-tuning sets with the floor at 0.55: bench/quality/tuning22_distinct_sweep.py). Shipped off
-(``distinct_floor`` 0.75, equal to ``threshold``): which features are distinctive depends on what
-the full run learned, so a full run over more rows can decide otherwise than full + incremental
-(tests/test_incremental_property.py, petitions), and the held-out topic_place lost precision at
-20,000 rows (bench/results/topic-recall-i22.md). Rule ``numbers`` (on): the rows' own numbers
+still kept by rule ``distinct`` (issue 22; off: ``distinct_floor`` 0.75 = ``threshold``): J >= ``distinct_floor``
+and the estimated Jaccard of the features the table does not share >= ``distinct_threshold``
+(bench/quality/tuning22_distinct_sweep.py; off because what is distinctive depends on what the
+full run learned, and held-out topic_place lost precision: bench/results/topic-recall-i22.md). Rule ``numbers`` (on): the rows' own numbers
 (dedup.text.numbers, compared exactly by dedup.index.numbers) keep a long pair at J >=
 ``numbers_floor`` when both name at least ``numbers_least`` and share at least ``numbers_share``
 of the fewer (a refile of one incident on a shared topic template), and count against a long pair
@@ -43,9 +34,8 @@ template's own details are small-range numbers, two incidents share half of them
 large table (bench/results/places-s36.md); rule ``places_against`` (session 37) drops such a pair
 (under ``places_against_chars``) naming two other communities (bench/results/numtok-s37.md). Every
 decision depends on the two rows alone, so full and incremental runs find the same pairs.
-
-The defaults were chosen on bench/datasets/labelled and the training mix of bench/research/issue14 (deleted; in git history)
-(sweep: bench/quality/sweep_recipe.py) and scored on bench/datasets/heldout, which they were not chosen on.
+Rule ``content_rare_identity`` (s39, bench/results/zhbar-s39.md): a long pair whose equal identity value the full run saw in
+at most ``identity_rare_rows`` rows (no ``GENERIC`` bit) is kept at ``identity_rare_threshold``. Defaults: tuning sets only.
 """
 
 from __future__ import annotations
@@ -177,6 +167,7 @@ class TextVerifier:
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
+    identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens the two rows have in common, and
@@ -221,7 +212,7 @@ class TextVerifier:
         both naming places (text.numbers.place_tokens), none the same (``places_need_numbers``: numbers too, some not alike)."""
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
-        floor = min(self.threshold, self.identity_threshold, self.distinct_floor, self.numbers_floor)  # no bar under it
+        floor = min(self.threshold, self.identity_threshold, self.identity_rare_threshold, self.distinct_floor, self.numbers_floor)
         maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure) & (j >= floor) & where
         return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe)
 
@@ -283,16 +274,21 @@ class TextVerifier:
         same = np.where((ia != 0) & (ib != 0), (ia == ib).astype(float), np.nan)
         return np.hstack([self.scores(a, b)[:, None], same])
 
-    def same_person(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Whether any identity column is equal (and present), a column at a time: one pass over
-        each column instead of (pairs, columns) temporaries."""
+    def same_person(self, a: np.ndarray, b: np.ndarray, rare: bool = False) -> np.ndarray:
+        """Whether any identity column is equal (and present; ``rare``: its value without the GENERIC
+        bit), a column at a time: one pass over each column instead of (pairs, columns) temporaries."""
         out = np.zeros(len(a), dtype=bool)
         for c in range(1, 1 + self.identity):
-            out |= (a[:, c] == b[:, c]) & (a[:, c] != 0)
+            out |= (a[:, c] == b[:, c]) & (a[:, c] != 0) & ((a[:, c] & GENERIC) == 0 if rare else True)
         return out
+
+    def rare_person(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Whether a rare identity value is equal (rule content_rare_identity; all False when off)."""
+        return self.same_person(a, b, rare=True) & (self.identity_rare_threshold < self.identity_threshold)
 
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
+             "content_rare_identity": ("content with a rare identity value equal", "identity_rare_threshold"),
              "short": ("short text", "short_threshold"),
              "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
              "distinct": ("content with its distinctive details alike", "distinct_threshold"),
@@ -306,7 +302,7 @@ class TextVerifier:
         not accepted, the lowest bar it had to reach (with an identity field equal: that rule's)."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)
-        same = self.same_person(a, b)
+        same, rare = self.same_person(a, b), self.rare_person(a, b).tolist()
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         details = self.by_details(a, b, j) & ~short
         numbers, by_numbers = self.numbers_alone(a, b, j)  # numbers_evidence's two parts, kept apart to name them
@@ -318,13 +314,16 @@ class TextVerifier:
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
                                                    numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
-            if unlike[n] and (x >= self.threshold or s and x >= self.identity_threshold or dt or nu):
+            low = self.identity_rare_threshold if rare[n] and not sh else self.identity_threshold
+            if unlike[n] and (x >= self.threshold or s and x >= low or dt or nu):
                 out.append("places_against" if places[n] else "numbers_brief_against" if brief[n]
                            else "numbers_against")  # the bar it reached, overruled
             elif x >= getattr(self, self.RULES[plain][1]):
                 out.append(plain)
             elif s and x >= getattr(self, self.RULES[with_id][1]):
                 out.append(with_id)
+            elif rare[n] and not sh and x >= self.identity_rare_threshold:
+                out.append("content_rare_identity")
             else:
                 out.append("distinct" if dt else "numbers" if nu else with_id if s else plain)
         return out
@@ -372,7 +371,7 @@ class TextVerifier:
         floor = min(self.threshold, self.distinct_floor, self.numbers_floor if self.numbers_at else self.threshold)
         bar = np.where(np.minimum(la, lb) < self.short_chars,
                        np.where(same, min(self.short_identity_threshold, self.short_threshold), self.short_threshold),
-                       np.where(same, min(self.identity_threshold, floor), floor))
+                       np.where(same, min(self.identity_threshold, self.identity_rare_threshold, floor), floor))
         return (la > 0) & (lb > 0) & (equal > 0) & (equal / self.perms >= bar)
 
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -382,13 +381,14 @@ class TextVerifier:
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         by_numbers, unlike = self.numbers_evidence(a, b, j)
         long_ok = ((j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
-                   | by_numbers) & ~unlike
+                   | by_numbers | self.rare_person(a, b) & (j >= self.identity_rare_threshold)) & ~unlike
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 
 
 _U = np.uint64
 _FIELD = _U(0xFFFF)  # a 16-bit field of ``compact``
+GENERIC = _U(1 << 63)  # an identity word's bit: the full run saw its value in more than identity_rare_rows rows
 
 
 def _as_u32(words: np.ndarray) -> np.ndarray:

@@ -33,6 +33,7 @@ class TextMinHash(KeyedMethod):
     common: tuple[float, int, float]  # match.common_share, common_rows, common_floor
     content_model: ContentModel | None = None  # the content features the table shares
     identity_model: ContentModel | None = None  # the identity values many rows carry
+    rare_rows: int = 0  # rule content_rare_identity: a value in more rows is generic (0: off)
 
     measure = "estimated Jaccard similarity of the contents"
     knob = "match.threshold"
@@ -48,6 +49,7 @@ class TextMinHash(KeyedMethod):
         # the distinctive sketch only when rule distinct is on: off, the signature is the recipe's before it
         distinct = DISTINCT_PERMS if m.distinct_floor < m.threshold else 0
         numbers = NUMBERS_KEPT if m.numbers_floor < m.threshold else 0  # rule numbers: their words only when on
+        rare = m.identity_rare_threshold < m.identity_threshold  # rule content_rare_identity (s39)
         signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers)
         scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
@@ -57,9 +59,10 @@ class TextMinHash(KeyedMethod):
                                 numbers_against=m.numbers_against, numbers_sure=m.numbers_sure,
                                 numbers_brief_chars=m.numbers_brief_chars, numbers_brief_against=m.numbers_brief_against,
                                 places_against_chars=m.places_against_chars,
-                                numbers_at=signature.numbers_at if numbers else 0)
+                                numbers_at=signature.numbers_at if numbers else 0,
+                                identity_rare_threshold=m.identity_rare_threshold if rare else 1.0)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
-                   verifier, (m.common_share, m.common_rows, m.common_floor))
+                   verifier, (m.common_share, m.common_rows, m.common_floor), rare_rows=m.identity_rare_rows if rare else 0)
 
     @property
     def learns_content(self) -> bool:  # type: ignore[override]
@@ -68,14 +71,16 @@ class TextMinHash(KeyedMethod):
 
     def stamp(self) -> dict:
         v, s = self.verifier, self.scheme
+        rare = {"identity_rare_threshold": v.identity_rare_threshold} if self.rare_rows else {}  # off: the stamp before s39's rule
         return {"match": "minhash", "signature": self.signature.version(),
                 "keys": {"bands": s.bands, "r": s.r, "short_chars": s.short_chars, "anchors": s.anchors,
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
                          "identity_keys_for": "all" if s.long_identity else "short"},
-                "verify": {k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
-                                                      "short_identity_threshold", *self._distinct_keys(),
-                                                      *self._numbers_keys())},
-                "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2]}}
+                "verify": {**{k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
+                                                         "short_identity_threshold", *self._distinct_keys(),
+                                                         *self._numbers_keys())}, **rare},
+                "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2],
+                           **({"identity_rare_rows": self.rare_rows} if self.rare_rows else {})}}
 
     def _distinct_keys(self) -> tuple[str, ...]:
         """Rule distinct's settings in the stamp, only when it is on (off: the stamp before it)."""
@@ -108,7 +113,7 @@ class TextMinHash(KeyedMethod):
         rows = len(feats.content_counts)
         return replace(self, content_model=ContentModel.learn(feats.content, rows, *self.common),
                        identity_model=ContentModel.learn(feats.signatures[:, 1:].ravel(), rows, *self.common,
-                                                         salt=IDENTITY_SALT))
+                                                         salt=IDENTITY_SALT, keep_rows=self.rare_rows))
 
     def with_content(self, content: ContentModel | None, identity: ContentModel | None) -> TextMinHash:
         return replace(self, content_model=content, identity_model=identity) if self.learns_content else self
@@ -122,7 +127,8 @@ class TextMinHash(KeyedMethod):
         content = counts(ContentModel.stored_keys(feats.content))
         identity = counts(ContentModel.stored_keys(feats.signatures[:, 1:], IDENTITY_SALT))
         return replace(self, content_model=ContentModel.stored(documents, *self.common, content),
-                       identity_model=ContentModel.stored(documents, *self.common, identity, IDENTITY_SALT))
+                       identity_model=ContentModel.stored(documents, *self.common, identity, IDENTITY_SALT,
+                                                          self.rare_rows))
 
     def learned_stamp(self) -> dict:
         return self.content_model.stamp() if self.content_model is not None else {}
@@ -155,7 +161,7 @@ class TextMinHash(KeyedMethod):
         v, out = self.verifier, list[Rule]()
         s = np.nan_to_num(np.asarray(scores, dtype=float), nan=-1.0)
         sa, sb = self.signatures(a), self.signatures(b)
-        same = v.same_person(sa, sb)
+        same, rare = v.same_person(sa, sb), v.rare_person(sa, sb)
         short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
         details = v.by_details(sa, sb, s) & ~short
         numbers, unlike = v.numbers_evidence(sa, sb, s)
@@ -164,6 +170,7 @@ class TextMinHash(KeyedMethod):
             alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
                 if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
             rule = alone if s[n] >= alone[1] else with_identity if same[n] and s[n] >= with_identity[1] \
+                else ("content_rare_identity", v.identity_rare_threshold) if rare[n] and not short[n] and s[n] >= v.identity_rare_threshold \
                 else ("distinct", v.distinct_threshold) if details[n] else ("numbers", v.numbers_floor) if numbers[n] \
                 else None
             out.append((rule[0], float(rule[1])) if rule and s[n] > 0 and not unlike[n] else (None, None))

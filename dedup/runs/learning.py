@@ -80,7 +80,7 @@ def learned_from_spill(recipe: Recipe, spill: FeatureSpill, stored: Store | None
         share, least, floor = recipe.method.common  # type: ignore[attr-defined]  # text MinHash's: it learns content
         recipe = recipe.with_content(ContentModel.of_counts(*counted.content, counted.rows, share, least, floor),
                                      ContentModel.of_counts(*counted.identity, counted.rows, share, least, floor,
-                                                            IDENTITY_SALT))
+                                                            IDENTITY_SALT, getattr(recipe.method, "rare_rows", 0)))
     return recipe, terms
 
 

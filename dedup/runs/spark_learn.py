@@ -45,7 +45,8 @@ def common_models(featured, recipe: Recipe, twice: set[str]) -> tuple[ContentMod
         return None, None
     share, least, floor = recipe.method.common  # type: ignore[attr-defined]  # text MinHash's
     documents = sum(rows)
-    bar = ContentModel(documents, share, least, floor, np.empty(0, np.uint64), np.empty(0, np.int64)).common
+    rare = getattr(recipe.method, "rare_rows", 0)  # rule content_rare_identity: identity values from more rows
+    bar = ContentModel(documents, share, least, floor, np.empty(0, np.uint64), np.empty(0, np.int64), keep_rows=rare).kept_over
     slices = max(1, featured.getNumPartitions())
     found = (featured.flatMap(lambda p: sliced_counts(features_of(p, twice), slices))
              .groupByKey(slices).map(lambda kv: (kv[0][0], *added_up(list(kv[1]), bar))).collect())
@@ -54,9 +55,12 @@ def common_models(featured, recipe: Recipe, twice: set[str]) -> tuple[ContentMod
         got = [(h, c) for t, h, c in found if t == tag]
         hashes = np.concatenate([h for h, _ in got]) if got else np.empty(0, np.uint64)
         counts = np.concatenate([c for _, c in got]) if got else np.empty(0, np.int64)
+        keep = counts > (bar if tag == IDENTITY else max(bar, ContentModel(documents, share, least, floor, hashes,
+                                                                           counts).common))
+        hashes, counts = hashes[keep], counts[keep]
         order = np.argsort(hashes, kind="stable")
         models.append(ContentModel(documents, share, least, floor, hashes[order], counts[order].astype(np.int64),
-                                   SALTS[tag]))
+                                   SALTS[tag], rare if tag == IDENTITY else 0))
     return models[0], models[1]
 
 

@@ -13,6 +13,10 @@ Identity values (a name, a phone, an address) are counted the same way: one carr
 ``common`` rows (a common name, a placeholder phone) is no evidence of the same person and is
 left out of the row's signature, as if empty.
 
+Rule content_rare_identity (dedup.index.bands) also keeps the identity values in more than
+``keep_rows`` rows (``match.identity_rare_rows``, a count that does not grow with the table): such
+a value is generic, a weaker sign of the same person than a rare one (bench/results/zhbar-s39.md).
+
 Only the common features are kept (their counts go to the store beside the IDF terms, salted
 apart), with the number of rows in the version stamp, so an incremental run weighs a new row's
 features exactly as the full run did: a feature the full run never saw as common weighs 1.
@@ -20,7 +24,7 @@ features exactly as the full run did: a feature the full run never saw as common
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,6 +41,7 @@ class ContentModel:
     hashes: np.ndarray  # uint64 sorted: the common features
     counts: np.ndarray  # int64 aligned: their document frequency
     salt: np.uint64 = SALT  # IDENTITY_SALT: a model of identity values (``common_values``)
+    keep_rows: int = 0  # identity values: also kept when in more than this many rows (``generic_values``; 0: off)
 
     @property
     def common(self) -> float:
@@ -45,29 +50,35 @@ class ContentModel:
 
     @classmethod
     def learn(cls, hashes: np.ndarray, documents: int, common_share: float, common_rows: int,
-              floor: float, salt: np.uint64 = SALT) -> "ContentModel":
+              floor: float, salt: np.uint64 = SALT, keep_rows: int = 0) -> "ContentModel":
         """The common features of rows whose content hashes (distinct per row) are ``hashes``."""
-        return cls.of_counts(*document_counts(hashes), documents, common_share, common_rows, floor, salt)
+        return cls.of_counts(*document_counts(hashes), documents, common_share, common_rows, floor, salt, keep_rows)
 
     @classmethod
     def of_counts(cls, uniq: np.ndarray, counts: np.ndarray, documents: int, common_share: float,
-                  common_rows: int, floor: float, salt: np.uint64 = SALT) -> "ContentModel":
+                  common_rows: int, floor: float, salt: np.uint64 = SALT, keep_rows: int = 0) -> "ContentModel":
         """The common features of rows in which the distinct non-zero hashes ``uniq`` (sorted) occur
-        ``counts`` times (``document_counts``)."""
-        empty = cls(documents, common_share, common_rows, floor, np.empty(0, np.uint64), np.empty(0, np.int64), salt)
+        ``counts`` times (``document_counts``); with ``keep_rows``, those in more rows than that too."""
+        empty = cls(documents, common_share, common_rows, floor, np.empty(0, np.uint64), np.empty(0, np.int64), salt,
+                    keep_rows)
         if not len(uniq):
             return empty
-        keep = counts > empty.common
-        return cls(documents, common_share, common_rows, floor, uniq[keep], counts[keep].astype(np.int64), salt)
+        keep = counts > empty.kept_over
+        return replace(empty, hashes=uniq[keep], counts=counts[keep].astype(np.int64))
 
     @classmethod
     def stored(cls, documents: int, common_share: float, common_rows: int, floor: float,
-               found: dict[int, int], salt: np.uint64 = SALT) -> "ContentModel":
+               found: dict[int, int], salt: np.uint64 = SALT, keep_rows: int = 0) -> "ContentModel":
         """From the counts the store gave back for some salted hashes (``stored_keys``)."""
         keys = np.fromiter(sorted(found), np.uint64, len(found)) ^ salt
         counts = np.fromiter((found[int(k)] for k in keys ^ salt), np.int64, len(found))
         order = np.argsort(keys, kind="stable")
-        return cls(documents, common_share, common_rows, floor, keys[order], counts[order], salt)
+        return cls(documents, common_share, common_rows, floor, keys[order], counts[order], salt, keep_rows)
+
+    @property
+    def kept_over(self) -> float:
+        """A value in more rows than this is kept (and stored): the common ones, or ``keep_rows``' when lower."""
+        return min(self.common, self.keep_rows) if self.keep_rows else self.common
 
     @staticmethod
     def stored_keys(hashes: np.ndarray, salt: np.uint64 = SALT) -> np.ndarray:
@@ -79,13 +90,21 @@ class ContentModel:
         """(salted keys, counts) for the store."""
         return self.hashes ^ self.salt, self.counts
 
-    def common_values(self, values: np.ndarray) -> np.ndarray:
-        """Which of ``values`` (any shape) are common (bool, same shape)."""
+    def common_values(self, values: np.ndarray, over: float | None = None) -> np.ndarray:
+        """Which of ``values`` (any shape) are common (bool, same shape): in more than ``over`` rows
+        (None: ``common``)."""
         values = np.asarray(values, np.uint64)
         if not len(self.hashes):
             return np.zeros(values.shape, bool)
         pos = np.minimum(np.searchsorted(self.hashes, values), len(self.hashes) - 1)
-        return self.hashes[pos] == values
+        return (self.hashes[pos] == values) & (self.counts[pos] > (self.common if over is None else over))
+
+    def generic_values(self, values: np.ndarray) -> np.ndarray:
+        """Which of ``values`` are in more than ``keep_rows`` rows (rule content_rare_identity's
+        generic values; all False when off)."""
+        if not self.keep_rows:
+            return np.zeros(np.shape(values), bool)
+        return self.common_values(values, self.keep_rows)
 
     def weights(self, hashes: np.ndarray) -> np.ndarray | None:
         """Each feature's weight (None: all weigh 1)."""

@@ -4,7 +4,8 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
 
 - word 0: the length of its cleaned content (short complaints are judged differently);
 - one word per identity column (name, phone, address...): a hash of the cleaned whole value,
-  0 when it is empty;
+  0 when it is empty or common; with rule content_rare_identity on, its top bit (bands.GENERIC)
+  says the full run saw the value in more than ``match.identity_rare_rows`` rows;
 - ``perms / 2`` words: the weighted MinHash values (uint32, two a word) of the content's
   features: character 3-grams, Latin-script words and numbers (dedup.text.content), the features
   many rows share weighing less (dedup.text.rarity);
@@ -32,6 +33,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from cityhash import CityHash64
 
+from ..index.bands import GENERIC
 from ..index.minhash import minhash, weighted_minhash
 from . import shingles
 from .content import CONTENT_VERSION, content_features
@@ -125,8 +127,7 @@ class TextSignature:
         out = np.empty((len(head), self.words), np.uint64)
         out[:, :1 + len(self.identity)] = head
         if identity is not None:
-            ids = out[:, 1:1 + len(self.identity)]
-            ids[identity.common_values(ids)] = 0
+            mark_identity(out[:, 1:1 + len(self.identity)], identity)
         values = weighted_minhash(hashes, counts, weights, self.perms, SEED)
         out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
         if self.distinct_perms and weights is not None:  # the distinctive ones: features weighing fully
@@ -171,6 +172,17 @@ class TextSignature:
         if self.numbers:  # off: the stamp before rule numbers
             out.update(numbers=self.numbers, numbers_version=NUMBERS_VERSION)
         return out
+
+
+def mark_identity(ids: np.ndarray, identity) -> None:
+    """In place: the common identity values left out (0); with rule content_rare_identity on
+    (``identity.keep_rows``), the GENERIC bit set on the values in more rows than that and cleared
+    on the others (a hash is 64 random bits: the bit is the model's, not the hash's)."""
+    generic = identity.generic_values(ids)
+    ids[identity.common_values(ids)] = 0
+    if identity.keep_rows:
+        ids &= ~GENERIC
+        ids[generic & (ids != 0)] |= GENERIC
 
 
 def _ranges(lengths: np.ndarray) -> np.ndarray:
