@@ -141,13 +141,22 @@ main()
 """
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres", "mariadb"])
-def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(request, tmp_path, backend):
+SIGINT_AT_START = {  # how the run's process finds SIGINT: Python's own handler, or ignored, as in a
+    "handled": "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)",  # run a shell
+    "ignored": "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)",  # started in the background
+}
+
+
+@pytest.mark.parametrize("backend, sigint", [("sqlite", "handled"), ("postgres", "handled"), ("mariadb", "handled"),
+                                             ("sqlite", "ignored")])
+def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(request, tmp_path, backend, sigint):
     """The store writer's child killed while the parent finds the groups: the run fails then, not
-    when the groups are ready, and the lock is free."""
+    when the groups are ready, and the lock is free; also in a run that ignores SIGINT (cron's, or
+    `nohup dedup full &`: the watcher's interrupt was lost there and the run hung, session 39)."""
     store = f"sqlite:///{tmp_path / 'store.db'}" if backend == "sqlite" else request.getfixturevalue(f"{backend}_url")
     small_project(tmp_path, store)
-    with Child([sys.executable, "-c", WRITER_RUN, "-c", str(tmp_path / "dedup.yaml"), "full", "-q"]) as run:
+    script = SIGINT_AT_START[sigint] + "\n" + WRITER_RUN
+    with Child([sys.executable, "-c", script, "-c", str(tmp_path / "dedup.yaml"), "full", "-q"]) as run:
         pid = int(run.wait_for_line("store writer pid").split()[-1])
         run.wait_for_line("finding the groups")
         run.lines.clear()

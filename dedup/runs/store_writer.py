@@ -67,7 +67,34 @@ class StoreWriter:
         self._guard = threading.Lock()
         self._waiting = True  # the parent has not yet asked for the commit; no interrupt after that
         self.ended_early: BaseException | None = None  # why the child ended before finish(): the parent was interrupted
+        self._sigint_before = self._hook_sigint()
         threading.Thread(target=self._watch, name="dedup-store-writer-watch", daemon=True).start()
+
+    def _hook_sigint(self):
+        """SIGINT handled by ``_on_sigint`` while the child lives (the handler it had before, or
+        False where this is not the main thread and SIGINT is not ours to handle)."""
+        try:
+            return signal.signal(signal.SIGINT, self._on_sigint)
+        except ValueError:
+            return False
+
+    def _on_sigint(self, signum, frame) -> None:
+        """The watcher's SIGINT (the child ended early) is a KeyboardInterrupt whatever SIGINT did
+        before; any other does what it did before. A run started in the background by a shell,
+        cron's or nohup's, ignores SIGINT: there the watcher's interrupt was lost and the run waited
+        for good, the table's lock held (seen in session 39)."""
+        before = self._sigint_before
+        if before is signal.SIG_IGN and self.ended_early is None:
+            return
+        if callable(before) and self.ended_early is None:
+            before(signum, frame)
+            return
+        raise KeyboardInterrupt
+
+    def _unhook_sigint(self) -> None:
+        before, self._sigint_before = self._sigint_before, False
+        if before is not False and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler if before is None else before)
 
     def _watch(self) -> None:
         wait([self._proc.sentinel])
@@ -79,6 +106,7 @@ class StoreWriter:
     def _stop_watching(self) -> None:
         with self._guard:
             self._waiting = False
+        self._unhook_sigint()
 
     def _early_error(self) -> BaseException:
         """Why the child ended before finish(): its own error if it sent one, else how it died."""
