@@ -4,6 +4,7 @@ copies), truth consistent with the kinds, and the harness's group facts counting
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter, defaultdict
 
@@ -119,3 +120,22 @@ def test_group_facts_count_false_groups():
     assert facts["recall"] == 1.0 and 0 < facts["precision"] < 0.2
     clean = group_facts([["1", "2"], ["8", "9"]], truth, list(truth))
     assert clean["largest_false"] == 0 and clean["precision"] == 1.0
+
+
+def test_a_rerun_that_measures_a_peer_drops_its_skipped_line(tmp_path):
+    """quality22 --peers tfidf after a run that skipped TF-IDF at that size: one TF-IDF result,
+    no "skipped" line beside it, and a later run skipping it again does not bring the line back."""
+    from bench.quality.quality22 import save
+
+    meta = {"tag": "t", "commit": "c", "date": "d", "command": "quality22", "machine": "m", "seed": 100}
+    skipped = {"set": "tickets", "rows": 2000, "method": "tfidf", "skipped": "not run above 1,000 rows"}
+    measured = {"set": "tickets", "rows": 2000, "method": "TF-IDF cosine", "peer": "tfidf", "threshold": 0.8,
+                "precision": 1.0, "recall": 0.5, "f1": 0.667}
+    other = {**skipped, "rows": 5000}  # another size, still skipped: kept
+    methods = lambda path: sorted((ln["rows"], ln["method"]) for ln in json.loads(path.read_text())["lines"])  # noqa: E731
+    path, _ = save([skipped, other], tmp_path, "t", meta)
+    assert methods(path) == [(2000, "tfidf"), (5000, "tfidf")]
+    save([measured], tmp_path, "t", meta)
+    assert methods(path) == [(2000, "TF-IDF cosine"), (5000, "tfidf")]
+    save([skipped], tmp_path, "t", meta)
+    assert methods(path) == [(2000, "TF-IDF cosine"), (5000, "tfidf")]

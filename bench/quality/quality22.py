@@ -156,7 +156,7 @@ def measure(name: str, rows: int, seed: int, chosen: list[str] | None, peer_max_
             print(f"  {peer}: skipped ({lines[-1]['skipped']})")
             continue
         sweep = run_peer(peer, data.rows, columns)
-        found = [{"set": name, "rows": len(data.rows), "method": s.method, "threshold": s.threshold,
+        found = [{"set": name, "rows": len(data.rows), "method": s.method, "peer": peer, "threshold": s.threshold,
                   **group_facts(s.groups, truth, every_key), "seconds": round(s.seconds, 2),
                   "settings": f"{s.settings}; columns {', '.join(columns)}"}
                  for s in sweep]
@@ -225,6 +225,8 @@ def save(lines: list[dict], out: Path, tag: str, meta: dict) -> tuple[Path, Path
         fcntl.flock(lock, fcntl.LOCK_EX)
         old = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"lines": []}
         merged = [ln for ln in old["lines"] if (ln["set"], ln["rows"], ln["method"]) not in measured] + lines
+        ran = {(ln["set"], ln["rows"], ln["peer"]) for ln in merged if "peer" in ln}  # a peer measured at that size
+        merged = [ln for ln in merged if "skipped" not in ln or (ln["set"], ln["rows"], ln["method"]) not in ran]
         order = list(SETS)
         merged.sort(key=lambda ln: (order.index(ln["set"]), ln["rows"], not ln["method"].startswith("dedup")))
         commands = list(dict.fromkeys(old.get("meta", {}).get("commands", []) + [meta["command"]]))
