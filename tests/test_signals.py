@@ -151,8 +151,8 @@ SIGINT_AT_START = {  # how the run's process finds SIGINT: Python's own handler,
                                              ("sqlite", "ignored")])
 def test_a_killed_store_writer_fails_the_run_at_once_and_frees_the_lock(request, tmp_path, backend, sigint):
     """The store writer's child killed while the parent finds the groups: the run fails then, not
-    when the groups are ready, and the lock is free; also in a run that ignores SIGINT (cron's, or
-    `nohup dedup full &`: the watcher's interrupt was lost there and the run hung, session 39)."""
+    when the groups are ready, and the lock is free; also in a run that ignores SIGINT (`dedup full &`
+    in a script: the watcher's interrupt was lost there and the run hung, session 39)."""
     store = f"sqlite:///{tmp_path / 'store.db'}" if backend == "sqlite" else request.getfixturevalue(f"{backend}_url")
     small_project(tmp_path, store)
     script = SIGINT_AT_START[sigint] + "\n" + WRITER_RUN

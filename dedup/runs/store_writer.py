@@ -80,8 +80,8 @@ class StoreWriter:
 
     def _on_sigint(self, signum, frame) -> None:
         """The watcher's SIGINT (the child ended early) is a KeyboardInterrupt whatever SIGINT did
-        before; any other does what it did before. A run started in the background by a shell,
-        cron's or nohup's, ignores SIGINT: there the watcher's interrupt was lost and the run waited
+        before; any other does what it did before. A run started in the background by a
+        non-interactive shell (`dedup full &` in a script) ignores SIGINT: there the watcher's interrupt was lost and the run waited
         for good, the table's lock held (seen in session 39)."""
         before = self._sigint_before
         if before is signal.SIG_IGN and self.ended_early is None:
