@@ -55,12 +55,9 @@ def common_models(featured, recipe: Recipe, twice: set[str]) -> tuple[ContentMod
         got = [(h, c) for t, h, c in found if t == tag]
         hashes = np.concatenate([h for h, _ in got]) if got else np.empty(0, np.uint64)
         counts = np.concatenate([c for _, c in got]) if got else np.empty(0, np.int64)
-        keep = counts > (bar if tag == IDENTITY else max(bar, ContentModel(documents, share, least, floor, hashes,
-                                                                           counts).common))
-        hashes, counts = hashes[keep], counts[keep]
-        order = np.argsort(hashes, kind="stable")
-        models.append(ContentModel(documents, share, least, floor, hashes[order], counts[order].astype(np.int64),
-                                   SALTS[tag], rare if tag == IDENTITY else 0))
+        order = np.argsort(hashes, kind="stable")  # of_counts keeps each model's own (the content's: over common)
+        models.append(ContentModel.of_counts(hashes[order], counts[order], documents, share, least, floor, SALTS[tag],
+                                             rare if tag == IDENTITY else 0))
     return models[0], models[1]
 
 

@@ -84,11 +84,11 @@ class StoreWriter:
         non-interactive shell (`dedup full &` in a script) ignores SIGINT: there the watcher's interrupt was lost and the run waited
         for good, the table's lock held (seen in session 39)."""
         before = self._sigint_before
-        if before is signal.SIG_IGN and self.ended_early is None:
-            return
-        if callable(before) and self.ended_early is None:
-            before(signum, frame)
-            return
+        if self.ended_early is None:
+            if before is signal.SIG_IGN:
+                return
+            if callable(before):
+                return before(signum, frame)
         raise KeyboardInterrupt
 
     def _unhook_sigint(self) -> None:
