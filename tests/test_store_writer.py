@@ -5,7 +5,9 @@ nothing and leaves the previous results; no child outlives the run."""
 from __future__ import annotations
 
 import multiprocessing
+import threading
 
+import numpy as np
 import pytest
 import sqlalchemy as sa
 
@@ -201,8 +203,6 @@ def test_the_child_s_store_is_the_sql_store_opened_anew_and_no_other_store_offer
 def test_arrays_cross_the_pipe_whole_writable_and_out_of_band(monkeypatch):
     """send_arrays: an array over many chunks, a non-contiguous one, an empty one and plain objects
     come back equal; the arrays arrive writable, and the pickled head holds none of their bytes."""
-    import numpy as np
-
     monkeypatch.setattr(store_writer, "CHUNK", 1000)
     big = np.arange(12_345, dtype=np.uint64).reshape(-1, 5) * 7919
     obj = {"big": big, "strided": big[:, 1:3], "empty": np.empty((0, 4), np.int32), "keys": ["a", "b"], "n": 3}
@@ -214,7 +214,7 @@ def test_arrays_cross_the_pipe_whole_writable_and_out_of_band(monkeypatch):
         return real_send_bytes(self, buf, *a)
     monkeypatch.setattr(multiprocessing.connection.Connection, "send_bytes", send_bytes)
     a, b = multiprocessing.Pipe()
-    sender = __import__("threading").Thread(target=store_writer.send_arrays, args=(a, obj))
+    sender = threading.Thread(target=store_writer.send_arrays, args=(a, obj))
     sender.start()  # the pipe holds less than the array: the receiver reads as it is sent
     got = store_writer.receive_arrays(b)
     sender.join()
