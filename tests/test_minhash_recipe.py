@@ -194,7 +194,7 @@ def test_recipe_groups_find_the_copies():
 
 @pytest.mark.parametrize("identity", [0, 1, 3])
 def test_verifier_scores_equal_the_plain_formulas_on_column_slices(identity):
-    """scores/same_person compare in place (uint32 views of the words, a column at a time); on the
+    """scores/persons compare in place (uint32 views of the words, a column at a time); on the
     sketch rows as the recipe passes them (a column slice after the fingerprint) they equal the
     plain formulas: the share of equal values, any identity column equal and present."""
     rng = np.random.default_rng(identity)
@@ -208,7 +208,7 @@ def test_verifier_scores_equal_the_plain_formulas_on_column_slices(identity):
     plain = np.where((a[:, 0] > 0) & (b[:, 0] > 0), (va == vb).mean(axis=1), 0.0)
     assert v.scores(a, b).tobytes() == plain.tobytes()
     ia, ib = a[:, 1:1 + identity], b[:, 1:1 + identity]
-    assert v.same_person(a, b).tolist() == ((ia == ib) & (ia != 0)).any(axis=1).tolist()
+    assert v.persons(a, b)[0].tolist() == ((ia == ib) & (ia != 0)).any(axis=1).tolist()
 
 
 def test_describe_says_which_contents_get_identity_keys():

@@ -62,7 +62,7 @@ def test_the_generic_bit_marks_values_in_more_than_identity_rare_rows_rows():
     j = np.array([0.40, 0.40])
     v = TextVerifier(1, identity_threshold=0.45, identity_rare_threshold=0.35)
     a = np.array([[200, int(ids[0, 0])], [200, int(ids[3, 0])]], np.uint64)
-    rare = v.rare_person(a, a)
+    rare = v.persons(a, a)[1]
     assert rare.tolist() == [False, True] and (rare & (j >= v.identity_rare_threshold)).tolist() == [False, True]
 
 

@@ -91,7 +91,7 @@ def test_a_common_identity_value_is_no_evidence_of_the_same_person():
     ids = ContentModel.learn(head[:, 1:].ravel(), 60, 0.002, 10, 0.1, IDENTITY_SALT)
     out = sig.finish(head, hashes, counts, None, ids)
     assert (out[:30, 1] == 0).all() and (out[30:, 1] != 0).all()
-    assert not TextVerifier(1).same_person(out[:1], out[1:2])[0]
+    assert not TextVerifier(1).persons(out[:1], out[1:2])[0][0]
 
 
 def test_the_stored_counts_give_back_the_same_weights():

@@ -130,7 +130,7 @@ def main(argv: list[str]) -> None:
                 fate[f] += 1
                 kind_fate[(kinds.get(rows[a]["id"], "?"), f)] += 1
                 if f != "found":
-                    same = bool(ver.same_person(s[[a]], s[[b]])[0])
+                    same = bool(ver.persons(s[[a]], s[[b]])[0][0])
                     est = float(ver.scores(s[[a]], s[[b]])[0])
                     scores[f].append((weighted_jaccard(feats[a], feats[b], lambda u: wj(u) if wj(u) is not None else np.ones(len(u))),
                                       weighted_jaccard(feats[a], feats[b], lambda u: np.ones(len(u))), est, same,

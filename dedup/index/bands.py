@@ -274,17 +274,17 @@ class TextVerifier:
         same = np.where((ia != 0) & (ib != 0), (ia == ib).astype(float), np.nan)
         return np.hstack([self.scores(a, b)[:, None], same])
 
-    def same_person(self, a: np.ndarray, b: np.ndarray, rare: bool = False) -> np.ndarray:
-        """Whether any identity column is equal (and present; ``rare``: its value without the GENERIC
-        bit), a column at a time: one pass over each column instead of (pairs, columns) temporaries."""
-        out = np.zeros(len(a), dtype=bool)
+    def persons(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(same, rare): any identity column equal (and present); one equal with a rare value (no GENERIC
+        bit; all False with rule content_rare_identity off). A column at a time, in one pass."""
+        same, rare = np.zeros(len(a), dtype=bool), np.zeros(len(a), dtype=bool)
+        counted = self.identity_rare_threshold < self.identity_threshold
         for c in range(1, 1 + self.identity):
-            out |= (a[:, c] == b[:, c]) & (a[:, c] != 0) & ((a[:, c] & GENERIC) == 0 if rare else True)
-        return out
-
-    def rare_person(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Whether a rare identity value is equal (rule content_rare_identity; all False when off)."""
-        return self.same_person(a, b, rare=True) & (self.identity_rare_threshold < self.identity_threshold)
+            equal = (a[:, c] == b[:, c]) & (a[:, c] != 0)
+            same |= equal
+            if counted:
+                rare |= equal & ((a[:, c] & GENERIC) == 0)
+        return same, rare
 
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
@@ -302,7 +302,7 @@ class TextVerifier:
         not accepted, the lowest bar it had to reach (with an identity field equal: that rule's)."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)
-        same, rare = self.same_person(a, b), self.rare_person(a, b).tolist()
+        same, rare = (x.tolist() for x in self.persons(a, b))
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         details = self.by_details(a, b, j) & ~short
         numbers, by_numbers = self.numbers_alone(a, b, j)  # numbers_evidence's two parts, kept apart to name them
@@ -311,7 +311,7 @@ class TextVerifier:
         unlike, places = ((by_numbers | by_places) & ~short).tolist(), by_places.tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
         out = []
-        for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same.tolist(), short.tolist(), details.tolist(),
+        for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same, short.tolist(), details.tolist(),
                                                    numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
             low = self.identity_rare_threshold if rare[n] and not sh else self.identity_threshold
@@ -377,11 +377,11 @@ class TextVerifier:
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)
-        same = self.same_person(a, b)
+        same, rare = self.persons(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         by_numbers, unlike = self.numbers_evidence(a, b, j)
         long_ok = ((j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
-                   | by_numbers | self.rare_person(a, b) & (j >= self.identity_rare_threshold)) & ~unlike
+                   | by_numbers | rare & (j >= self.identity_rare_threshold)) & ~unlike
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 

@@ -39,7 +39,7 @@ class Method(ABC):
     measure: str = ""  # what ``scores`` measures, in words
     knob: str = ""  # the config key of ``threshold``
     rule: str = ""  # the rule that decides a pair (``deciding_rules``), for a method of one rule
-    accepted: str = ""  # that rule's name among dedup.runs.rules.RULES (``accepting_rules``)
+    accepted: str = ""  # that rule's name when it accepts a pair (``accepting_rules``; dedup.runs.rules)
     scored: bool = True  # `dedup eval` sweeps ``threshold`` on ``scores`` (else its own distance sweep)
     sweep_label: str = ""
     sweep_measure: str = ""

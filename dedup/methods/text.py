@@ -153,25 +153,14 @@ class TextMinHash(KeyedMethod):
         return out
 
     def accepting_rules(self, a: np.ndarray, b: np.ndarray, scores: np.ndarray) -> list[Rule]:
-        """On the contents alone (``content``), on a lower bar because an identity field is equal
-        (``content_identity``), by its distinctive details (``distinct``), or for short contents on the
-        short bars (``short``, ``short_identity``)."""
+        """The rule that decides each pair (TextVerifier.rules) where the verifier accepts it: on the
+        contents alone (``content``), on a lower bar because an identity field is equal
+        (``content_identity``, ``content_rare_identity``), by its distinctive details (``distinct``)
+        or numbers (``numbers``), or for short contents on the short bars (``short``,
+        ``short_identity``). One account of the rules' order, the verifier's; ``scores`` are its own."""
         if not len(a):
             return []
-        v, out = self.verifier, list[Rule]()
-        s = np.nan_to_num(np.asarray(scores, dtype=float), nan=-1.0)
+        v = self.verifier
         sa, sb = self.signatures(a), self.signatures(b)
-        same, rare = v.same_person(sa, sb), v.rare_person(sa, sb)
-        short = np.minimum(sa[:, 0], sb[:, 0]) < v.short_chars
-        details = v.by_details(sa, sb, s) & ~short
-        numbers, unlike = v.numbers_evidence(sa, sb, s)
-        numbers, unlike = numbers & ~short, unlike & ~short  # the numbers overrule the bars
-        for n in range(len(a)):
-            alone, with_identity = (("short", v.short_threshold), ("short_identity", v.short_identity_threshold)) \
-                if short[n] else (("content", v.threshold), ("content_identity", v.identity_threshold))
-            rule = alone if s[n] >= alone[1] else with_identity if same[n] and s[n] >= with_identity[1] \
-                else ("content_rare_identity", v.identity_rare_threshold) if rare[n] and not short[n] and s[n] >= v.identity_rare_threshold \
-                else ("distinct", v.distinct_threshold) if details[n] else ("numbers", v.numbers_floor) if numbers[n] \
-                else None
-            out.append((rule[0], float(rule[1])) if rule and s[n] > 0 and not unlike[n] else (None, None))
-        return out
+        return [(rule, float(getattr(v, TextVerifier.RULES[rule][1]))) if ok else (None, None)
+                for rule, ok in zip(v.rules(sa, sb), v(sa, sb).tolist())]
