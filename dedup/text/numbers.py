@@ -28,23 +28,35 @@ from .normalize import nfkc
 
 _NUMBER = re.compile(r"(\d+)(\D?)")
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
-NUMBERS_VERSION = 2  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37)
+NUMBERS_VERSION = 3  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no name left out (session 40)
 # endings of Chinese residential place names (a general list); a place name is two characters and one
 PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
                  "新城", "苑", "城", "园", "府", "庭", "湾")
+_FUNCTION = frozenset("的了和与及在是向对把被从到给让为于也都就而或并且其这那个")  # never in a place name's two characters
+_NOT_PLACES = frozenset(("政府", "家庭", "法庭", "开庭", "校园", "县城", "进城", "省城"))  # words ending like a place name
 _PLACE = re.compile(r"(?=([\u4e00-\u9fff]{2}(?:" + "|".join(PLACE_ENDINGS) + ")))")
 
 
 def place_tokens(text: str) -> set[str]:
     """The place names of NFKC ``text``: two Han characters and a place ending; of overlapping
-    matches the one ending last (青城小区, not 于青城, in 关于青城小区)."""
+    matches the one ending last (青城小区, not 于青城, in 关于青城小区), once matches that are no name
+    are left out (``not_a_name``: 社区小区 in 北河社区小区, 区的小区, 民政府)."""
     text = nfkc(text)
     found = sorted(((m.start(), m.start() + len(m.group(1))) for m in _PLACE.finditer(text)), key=lambda se: -se[1])
     kept: list[tuple[int, int]] = []
     for start, end in found:
-        if all(end <= s or start >= e for s, e in kept):
+        if not not_a_name(text[start:end]) and all(end <= s or start >= e for s, e in kept):
             kept.append((start, end))
     return {text[s:e] for s, e in kept}
+
+
+def not_a_name(match: str) -> bool:
+    """Whether a match of two characters and a place ending is no place name (session 40): its two
+    characters are a place ending themselves (社区 of 北河社区小区) or hold a function character (区的小区),
+    or it ends in a word that is no place (民政府: 人民政府). Such matches were shared by every letter
+    of one form or topic, so two letters naming different communities still "shared a place"."""
+    return match[:2] in PLACE_ENDINGS or any(c in _FUNCTION for c in match[:2]) or match[1:] in _NOT_PLACES \
+        or match[-2:] in _NOT_PLACES
 
 
 def number_tokens(text: str) -> set[str]:
