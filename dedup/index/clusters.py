@@ -260,7 +260,8 @@ def _widened(u: str, direct: set[str], centres: set[str], members: dict[str, lis
     copy of a petition a few typos from the head's copies but matching most of the group's other
     copies is one of them; a chain's next link matches one or two rows, not most of nine. Decided
     from the group as the rows before ``u`` made it, like the head rule (incremental runs re-place
-    the group's rows alike); on the tuning petitions recall 0.9775 to 0.9822 (recall_s38_sweep.py)."""
+    the group's rows alike); on the tuning petitions recall 0.9775 to 0.9822 (recall_s38_sweep.py).
+    With ``near``, near widening too, group by group (``_wide``)."""
     for c in sorted(centres, key=rank):
         rows = members[c][:WIDE]
         if c in barred or len(rows) < QUORUM:

@@ -51,7 +51,7 @@ class Method(ABC):
     merges: bool = False  # star clustering: a row joining a group joins to it its partners' groups that match
     widens: bool = False  # star clustering: a row no head holds joins a group most of whose first rows it matches
     alone: float | None = None  # star clustering: a score at which a row left alone joins a head row's group
-    near_bar: float | None = None  # star clustering: how far under the bar a row's other head rows may verify (``lowered``)
+    near_bar: float | None = None  # star clustering: how far under the bar widening's rows may verify (``lowered``)
     learned: dict | None = None
 
     # featurise and sketch

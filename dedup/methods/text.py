@@ -40,7 +40,7 @@ class TextMinHash(KeyedMethod):
     gathers = True  # a collective copy whose partners all came later (bench/results/recall-s35.md)
     merges = True  # one petition's copies in two groups, each started by its own copy (bench/results/recall-s37.md)
     widens = True  # a copy matching 1 of a group's 3 head rows but most of its others (bench/results/petrecall-s38.md)
-    near_bar = 0.05  # a copy matching 1 of a group's 3 head rows and another just under the bar (textjoin-s40.md)
+    near_bar = 0.05  # a copy matching 1 of a group's first 9 rows at the bar and most just under it (textjoin-s40.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> TextMinHash:

@@ -55,7 +55,7 @@ class Recipe:
     merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text and record tables)
     widen: bool = False  # star clustering: a row no head holds joins a group most of whose first WIDE rows it matches (text)
     alone: float | None = None  # star clustering: the score of a pair to one head row that places a row left alone
-    near_bar: float | None = None  # star clustering: how far under the bar the head rows a row missed may verify (text)
+    near_bar: float | None = None  # star clustering: how far under the bar widening's rows may verify, one at the bar (text)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
@@ -232,9 +232,9 @@ class Recipe:
         return strong
 
     def near_check(self, rows) -> Check | None:
-        """Whether (head row, row) pairs verify with the bar lowered by ``near_bar``: a row matching one of
-        a group's three head rows joins it when this holds one more (dedup.index.clusters ``_nearly``;
-        bench/results/textjoin-s40.md); None when the recipe has no such rule."""
+        """Whether (member, row) pairs verify with the bar lowered by ``near_bar``: a row matching one of
+        a group's first WIDE rows at the bar joins it when with these it matches most of them
+        (dedup.index.clusters ``_wide``; bench/results/textjoin-s40.md); None when the recipe has no such rule."""
         if self.clustering != "star" or self.near_bar is None:
             return None
         lowered = self.method.lowered(self.near_bar)
