@@ -129,6 +129,12 @@ def full_then_last_row(rows: list[dict], store: str, tmp_path, match: dict | Non
     return before, memberships(cfg), memberships(ref)
 
 
+def runs_alike(rows: list[dict], store: str, tmp_path, before: list, after: list, match: dict | None = None) -> None:
+    """A full run over all rows but the last makes ``before``; then an incremental run that reads
+    the last, and one full run over all rows, both make ``after`` (``full_then_last_row``)."""
+    assert full_then_last_row(rows, store, tmp_path, match) == (before, after, after)
+
+
 def test_a_text_table_gathers_in_a_full_then_incremental_run_as_in_one_full_run(store_url, tmp_path):  # noqa: F811
     before, incremental, full = full_then_last_row(_collective(), store_url, tmp_path)
     assert before == []  # X and A apart

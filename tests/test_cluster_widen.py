@@ -13,7 +13,7 @@ from dedup.methods.text import TextMinHash
 from dedup.runs.recipe import Recipe
 from test_clusters import close, fps
 from helpers import pooled_copies
-from test_cluster_gather import full_then_last_row
+from test_cluster_gather import runs_alike
 from mongo_fixtures import mongo_live_url  # noqa: F401  (a live MongoDB-protocol server)
 from test_incremental import store_url  # noqa: F401  (store_url: the four-backend fixture)
 
@@ -79,26 +79,26 @@ def _copies() -> list[dict]:
 
 
 def test_a_widened_row_read_by_an_incremental_run_joins_as_in_one_full_run(store_url, tmp_path):  # noqa: F811
-    before, incremental, full = full_then_last_row(_copies()[:-1], store_url, tmp_path)
-    assert before == [["21", "22", "23", "24", "25"]]
-    assert incremental == full == [["21", "22", "23", "24", "25", "26"]]
+    runs_alike(_copies()[:-1], store_url, tmp_path,
+               [["21", "22", "23", "24", "25"]],
+               [["21", "22", "23", "24", "25", "26"]])
 
 
 def test_a_widened_row_re_placed_by_an_incremental_run_stays(store_url, tmp_path):  # noqa: F811
-    before, incremental, full = full_then_last_row(_copies(), store_url, tmp_path)
-    assert before == [["21", "22", "23", "24", "25", "26"]]  # 26 widened in by the full run
-    assert incremental == full == [["21", "22", "23", "24", "25", "26", "27"]]  # 27 re-places the group
+    runs_alike(_copies(), store_url, tmp_path,
+               [["21", "22", "23", "24", "25", "26"]],  # 26 widened in by the full run
+               [["21", "22", "23", "24", "25", "26", "27"]])  # 27 re-places the group
 
 
 def test_without_widening_the_row_stays_alone(tmp_path, monkeypatch):
     monkeypatch.setattr(TextMinHash, "widens", False)
-    before, incremental, full = full_then_last_row(_copies(), f"sqlite:///{tmp_path / 'st.db'}", tmp_path)
-    assert before == [["21", "22", "23", "24", "25"]]
-    assert incremental == full == [["21", "22", "23", "24", "25", "27"]]
+    runs_alike(_copies(), f"sqlite:///{tmp_path / 'st.db'}", tmp_path,
+               [["21", "22", "23", "24", "25"]],
+               [["21", "22", "23", "24", "25", "27"]])
 
 
 def test_a_widened_row_re_placed_by_an_incremental_run_stays_on_a_live_mongodb(mongo_live_url, tmp_path):  # noqa: F811
     """The same on a real MongoDB-protocol server (DEDUP_TEST_MONGO_URI; SecantusDB 0.7.0b3 here)."""
-    before, incremental, full = full_then_last_row(_copies(), mongo_live_url, tmp_path)
-    assert before == [["21", "22", "23", "24", "25", "26"]]
-    assert incremental == full == [["21", "22", "23", "24", "25", "26", "27"]]
+    runs_alike(_copies(), mongo_live_url, tmp_path,
+               [["21", "22", "23", "24", "25", "26"]],
+               [["21", "22", "23", "24", "25", "26", "27"]])

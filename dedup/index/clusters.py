@@ -46,6 +46,14 @@ than half of whose first WIDE rows it matches, at least two; a chain's next link
 On the tuning petitions recall 0.9775 to 0.9822, no other tuning set changed
 (bench/quality/recall_s38_sweep.py, bench/results/petrecall-s38.md).
 
+Near widening (``near``, issue 22 stop 40; text tables): a noisy copy of a mass petition may match
+none or one of the head's rows at the bar and its other matches scatter over the group, most of
+its similarities to the group's rows just under the bar (0.70 where the bar is 0.75): it stays alone
+with accepted links into the group. So widening, as a row is placed and as it is gathered, also
+counts the first WIDE rows that the recipe's verifier holds with its bar lowered by ``near`` (every
+other rule as it is), once the row matches one of them at the bar: more than NEAR_SHARE of them, at
+least NEAR_LEAST, and it joins (bench/quality/textjoin_s40_sweep.py, bench/results/textjoin-s40.md).
+
 A row left alone (``alone``, issue 22, record tables): a sparse or corrupted copy may match the
 group's first row but not the other head rows (1 of 3): it would start a group of its own. When
 its pair with the head row it matched scores the recipe's ``alone`` bar (Records.alone), it joins
@@ -74,6 +82,8 @@ Check = Callable[[list[tuple[str, str]]], list[bool]]  # (centre, row) pairs -> 
 QUORUM = 3  # a row is checked against a group's first this many rows (its head)
 MERGE_SHARE = 1 / 3  # merging: the share of the pairs of two groups' heads that must verify (recall_s37_sweep.py)
 WIDE = 9  # widening: a row the heads left alone is checked against a group's first this many rows (recall_s38_sweep.py)
+NEAR_SHARE = 0.5  # near widening: the share of those rows it must match, some at the lowered bar (textjoin_s40_sweep.py)
+NEAR_LEAST = 4  # ... and at least this many of them (a group of three rows: never)
 
 
 def need_of(head: int) -> int:
@@ -85,18 +95,19 @@ def need_of(head: int) -> int:
 def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: Check,
                   different: dict[str, set[str]] | None = None,
                   same: set[tuple[str, str]] | frozenset[tuple[str, str]] = frozenset(),
-                  gather: bool = False, merge: bool = False, widen: bool = False) -> list[list[str]]:
+                  gather: bool = False, merge: bool = False, widen: bool = False, near: Check | None = None
+                  ) -> list[list[str]]:
     """The clusters (rows in key order, centre first) of two or more rows that ``pairs`` make.
 
     ``rank``: a key's sort key (key order); ``check``: verifies (member, row) pairs; ``different``:
     key -> keys decided different from it (never in one cluster); ``same``: pairs decided the same
     (lower key first; they join without the check, if no "different" forbids it; ``cluster``
-    joins the groups of such pairs afterwards instead); ``gather``, ``merge``, ``widen``: as ``cluster``."""
-    return _star(pairs, rank, check, different or {}, same, gather=gather, merge=merge, widen=widen)[0]
+    joins the groups of such pairs afterwards instead); ``gather``, ``merge``, ``widen``, ``near``: as ``cluster``."""
+    return _star(pairs, rank, check, different or {}, same, gather=gather, merge=merge, widen=widen, near=near)[0]
 
 
 def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False,
-          merge: bool = False, widen: bool = False, alone: Check | None = None
+          merge: bool = False, widen: bool = False, alone: Check | None = None, near: Check | None = None
           ) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
     """(clusters, row -> the member whose link placed it, the links that merged two groups).
     ``settled``: row -> the head it was placed against before (a stored group): facing the same
@@ -104,7 +115,8 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
     partners left alone (``_gather``); ``merge``: and joins the later-centred groups of its
     partners whose heads match it and the group's head (``_merge``); ``widen``: a row no head holds
     joins a group most of whose first WIDE rows it matches (``_widened``); ``alone``: scores (head row,
-    row) pairs: a row matching one head row this well joins its group (record tables)."""
+    row) pairs: a row matching one head row this well joins its group (record tables); ``near``: verifies
+    (member, row) pairs at a lower bar, which widening then counts too (``_wide``)."""
     settled = settled or {}
     earlier: dict[str, list[str]] = {}
     for p in pairs:
@@ -118,7 +130,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
     bridges: list[tuple[str, str]] = []
     for u in sorted(earlier, key=rank):
         centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
-                              settled.get(u), widen, alone)
+                              settled.get(u), widen, alone, near)
         centre_of[u] = centre
         members.setdefault(centre, []).append(u)
         if link is not None:
@@ -126,7 +138,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
             if merge:
                 bridges += _merge(u, earlier[u], centre, centre_of, members, rank, check, different)
             if gather:
-                _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different, alone)
+                _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different, alone, near)
     return [m for m in members.values() if len(m) > 1], via, bridges
 
 
@@ -164,13 +176,14 @@ def _merge(u: str, partners: list[str], centre: str, centre_of: dict[str, str], 
 
 
 def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str], members: dict[str, list[str]],
-            via: dict[str, str], rank, check: Check, different: dict[str, set[str]], alone: Check | None = None
-            ) -> None:
+            via: dict[str, str], rank, check: Check, different: dict[str, set[str]], alone: Check | None = None,
+            near: Check | None = None) -> None:
     """Row ``u`` has just joined ``centre``'s group: each earlier partner of ``u`` left alone (a
     centre no row joined, its own partners all coming after it: a corrupted copy that only a later
     copy matches) joins the group too when it matches half of the group's head, as a later row
-    would, and no member was decided different from it. It takes its place in key order, so a
-    group's head stays its lowest keys; the group is still decided by its rows and their pairs
+    would (or through ``alone``; or, with ``near``, widening or near widening against the group's
+    first WIDE rows as they are: ``_wide``), and no member was decided different from it. It takes
+    its place in key order, so a group's head stays its lowest keys; the group is still decided by its rows and their pairs
     alone (a full run and a full then incremental one gather alike)."""
     for v in sorted(partners, key=rank):
         if v == centre or centre_of[v] != v or len(members[v]) > 1:
@@ -180,7 +193,8 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
             continue
         head = group[:QUORUM]
         held = _held(v, head, {u}, check)
-        if len(held) < need_of(len(head)) and not (alone is not None and held and alone([(held[0], v)])[0]):
+        if len(held) < need_of(len(head)) and not (alone is not None and held and alone([(held[0], v)])[0]) \
+                and not (near is not None and len(group) >= QUORUM and _wide(v, group[:WIDE], {u}, check, near)):
             continue
         del members[v]
         centre_of[v] = centre
@@ -190,12 +204,13 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
 
 def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
            check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None, widen: bool = False,
-           alone: Check | None = None) -> tuple[str, str | None]:
+           alone: Check | None = None, near: Check | None = None) -> tuple[str, str | None]:
     """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
     it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
     pair found with one of them was verified already; the others are verified only when needed);
     failing every head, ``alone`` (record tables): the first group whose head row ``u`` matched scores
-    that pair this well; ``widen`` (text tables): the first group most of whose first WIDE rows it matches."""
+    that pair this well; ``widen`` (text tables): the first group most of whose first WIDE rows it matches
+    (``near``: some of them at a lower bar)."""
     if not partners:
         return u, None
     barred = {centre_of[k] for k in apart if k in centre_of} if apart else ()
@@ -224,7 +239,7 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
             if ok:
                 return c, m
     if widen:
-        return _widened(u, direct, centres, members, rank, check, barred)
+        return _widened(u, direct, centres, members, rank, check, barred, near)
     return u, None
 
 
@@ -239,21 +254,37 @@ def _held(u: str, rows: list[str], direct, check: Check) -> list[str]:
 
 
 def _widened(u: str, direct: set[str], centres: set[str], members: dict[str, list[str]], rank, check: Check,
-             barred) -> tuple[str, str | None]:
+             barred, near: Check | None = None) -> tuple[str, str | None]:
     """Row ``u`` matched no group's head (0 or 1 of 3): it joins the first group (in centre order,
     three rows or more) where it matches more than half of the first WIDE rows, at least two. One
     copy of a petition a few typos from the head's copies but matching most of the group's other
     copies is one of them; a chain's next link matches one or two rows, not most of nine. Decided
     from the group as the rows before ``u`` made it, like the head rule (incremental runs re-place
-    the group's rows alike); on the tuning petitions recall 0.9775 to 0.9822 (recall_s38_sweep.py)."""
+    the group's rows alike); on the tuning petitions recall 0.9775 to 0.9822 (recall_s38_sweep.py).
+    With ``near``, near widening too, group by group (``_wide``)."""
     for c in sorted(centres, key=rank):
         rows = members[c][:WIDE]
         if c in barred or len(rows) < QUORUM:
             continue
-        held = _held(u, rows, direct, check)
-        if len(held) >= 2 and 2 * len(held) > len(rows):
+        held = _wide(u, rows, direct, check, near)
+        if held:
             return c, min(held, key=rank)
     return u, None
+
+
+def _wide(u: str, rows: list[str], direct, check: Check, near: Check | None) -> list[str]:
+    """The rows of ``rows`` (a group's first WIDE) that row ``u`` matches, when it matches more than
+    half, at least two (widening); or, with ``near`` and one of them matched, when with the others
+    ``near`` holds (the verifier at a lower bar) it matches more than NEAR_SHARE, at least NEAR_LEAST: a noisy
+    copy of a mass petition just under the bar with most copies, not a chain's next link. Else none."""
+    held = _held(u, rows, direct, check)
+    count = len(held)
+    if count >= 2 and 2 * count > len(rows):
+        return held
+    if near is None or not held:
+        return []
+    count += sum(near([(m, u) for m in rows if m not in held]))
+    return held if count >= NEAR_LEAST and count > NEAR_SHARE * len(rows) else []
 
 
 def star_groups(clusters: list[list[str]], fp: dict[str, int], via: dict[str, str] | None = None,
@@ -307,7 +338,7 @@ def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
 
 def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
             settled: Iterable[Group] = (), gather: bool = False, merge: bool = False, widen: bool = False,
-            alone: Check | None = None) -> list[Group]:
+            alone: Check | None = None, near: Check | None = None) -> list[Group]:
     """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
     order of their lowest key: star clusters with ``check``, connected components without it.
     ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
@@ -316,7 +347,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     ``gather``: a row joining a group brings its earlier partners that were left alone (record
     tables: a corrupted copy matched only by a later one); ``merge``: a row joining a group joins
     to it the other groups of its partners whose heads it and the group's head match (``_merge``);
-    ``widen``: a row no group's head holds joins a group most of whose first WIDE rows it matches."""
+    ``widen``: a row no group's head holds joins a group most of whose first WIDE rows it matches;
+    ``near``: (member, row) pairs verified at a lower bar, which widening and gathering count too (``_wide``)."""
     pairs = apply_decisions(pairs, decisions, fp)
     if check is None:
         return linked_groups(pairs, fp)
@@ -333,7 +365,7 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
     before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
     clusters, via, bridges = _star(found, position.__getitem__, check, different, (), before, gather, merge,
-                                   widen, alone)
+                                   widen, alone, near)
     if same:
         clusters, links = _merged(clusters, same, different)
         return star_groups(clusters, fp, via, [*bridges, *links])

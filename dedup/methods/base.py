@@ -51,6 +51,7 @@ class Method(ABC):
     merges: bool = False  # star clustering: a row joining a group joins to it its partners' groups that match
     widens: bool = False  # star clustering: a row no head holds joins a group most of whose first rows it matches
     alone: float | None = None  # star clustering: a score at which a row left alone joins a head row's group
+    near_bar: float | None = None  # star clustering: how far under the bar widening's rows may verify (``lowered``)
     learned: dict | None = None
 
     # featurise and sketch
@@ -109,6 +110,11 @@ class Method(ABC):
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Which candidate pairs (aligned sketches) are duplicates."""
         return np.ones(len(a), dtype=bool) if self.verifier is None else self.verifier(a, b)
+
+    def lowered(self, under: float) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+        """``verify`` with its bar lowered by ``under``, every other rule as it is (a method with a
+        ``near_bar`` says how)."""
+        raise NotImplementedError(f"{type(self).__name__} has no lowered bar")
 
     def verify_pairs(self, sk: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """``verify`` of the index pairs (sk[i], sk[j]), a chunk at a time (dedup.index.pairs.verified)."""

@@ -40,6 +40,7 @@ class TextMinHash(KeyedMethod):
     gathers = True  # a collective copy whose partners all came later (bench/results/recall-s35.md)
     merges = True  # one petition's copies in two groups, each started by its own copy (bench/results/recall-s37.md)
     widens = True  # a copy matching 1 of a group's 3 head rows but most of its others (bench/results/petrecall-s38.md)
+    near_bar = 0.05  # a copy matching 1 of a group's first 9 rows at the bar and most just under it (textjoin-s40.md)
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> TextMinHash:
@@ -63,6 +64,11 @@ class TextMinHash(KeyedMethod):
                                 identity_rare_threshold=m.identity_rare_threshold if rare else 1.0)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor), rare_rows=m.identity_rare_rows if rare else 0)
+
+    def lowered(self, under: float) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+        """The verifier with its content bar (``match.threshold``) lowered by ``under``, its other rules as they are."""
+        lowered = replace(self.verifier, threshold=self.verifier.threshold - under)
+        return lambda a, b: lowered(self.signatures(a), self.signatures(b))
 
     @property
     def learns_content(self) -> bool:  # type: ignore[override]

@@ -55,6 +55,7 @@ class Recipe:
     merge: bool = False  # star clustering merging, as a row is placed, its partners' groups that match (text and record tables)
     widen: bool = False  # star clustering: a row no head holds joins a group most of whose first WIDE rows it matches (text)
     alone: float | None = None  # star clustering: the score of a pair to one head row that places a row left alone
+    near_bar: float | None = None  # star clustering: how far under the bar widening's rows may verify, one at the bar (text)
 
     @classmethod
     def of(cls, config: Config, table: TableConfig | str | None = None) -> Recipe:
@@ -75,11 +76,12 @@ class Recipe:
         merge = clustering == "star" and method.merges
         widen = clustering == "star" and method.widens
         alone = method.alone if clustering == "star" else None
+        near_bar = method.near_bar if clustering == "star" else None
         return cls(tcfg, featurizer, method, config.text.idf, config.max_distance,
                    {**stamp, "clustering": clustering, **({"gather": True} if gather else {}),
                     **({"merge": True} if merge else {}), **({"widen": WIDE} if widen else {}),
-                    **({"alone": alone} if alone is not None else {})},
-                   clustering, gather, merge, widen, alone)
+                    **({"alone": alone} if alone is not None else {}), **({"near": near_bar} if near_bar is not None else {})},
+                   clustering, gather, merge, widen, alone, near_bar)
 
     def version(self, terms: TermModel | None = None) -> dict:
         """The stamp stored with the fingerprints, with what was learned from the whole table: the
@@ -183,15 +185,15 @@ class Recipe:
         def rows(ks):
             return sk[np.fromiter((at[k] for k in ks), np.int64, len(ks))]
         return self.grouped(keys, fingerprints_of(sk, len(keys)), pairs, decisions, self.centre_check(rows),
-                            self.alone_check(rows))
+                            self.alone_check(rows), self.near_check(rows))
 
     def grouped(self, keys: list[str], fps: np.ndarray, pairs: list, decisions=(), check: Check | None = None,
-                alone: Check | None = None) -> list[Group]:
+                alone: Check | None = None, near: Check | None = None) -> list[Group]:
         """Groups of verified ``pairs`` after the ``decisions``, numbered 1.. from their lowest key
         (the local run's and Spark's alike); ``check``: this recipe's ``centre_check`` (None:
-        connected components); ``alone``: its ``alone_check``."""
+        connected components); ``alone``: its ``alone_check``; ``near``: its ``near_check``."""
         groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions, gather=self.gather,
-                         merge=self.merge, widen=self.widen, alone=alone)
+                         merge=self.merge, widen=self.widen, alone=alone, near=near)
         for n, g in enumerate(groups, 1):
             g.id = n
         return groups
@@ -228,6 +230,18 @@ class Recipe:
             s = self.method.scores(rows([c for c, _ in pairs]), rows([u for _, u in pairs]))
             return (np.nan_to_num(s, nan=-1.0) >= bar).tolist()
         return strong
+
+    def near_check(self, rows) -> Check | None:
+        """Whether (member, row) pairs verify with the bar lowered by ``near_bar``: a row matching one of
+        a group's first WIDE rows at the bar joins it when with these it matches most of them
+        (dedup.index.clusters ``_wide``; bench/results/textjoin-s40.md); None when the recipe has no such rule."""
+        if self.clustering != "star" or self.near_bar is None:
+            return None
+        lowered = self.method.lowered(self.near_bar)
+
+        def nearly(pairs: list[tuple[str, str]]) -> list[bool]:
+            return lowered(rows([c for c, _ in pairs]), rows([u for _, u in pairs])).tolist()
+        return nearly
 
     def block_names(self, sketches: np.ndarray) -> list[list[str]]:
         """Each row's block names (from its sketch; the simhash methods need only the fingerprints)."""
