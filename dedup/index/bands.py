@@ -107,12 +107,10 @@ class BandScheme:
     def names_of(self, sig: np.ndarray, anchored: np.ndarray | None = None) -> list[list[str]]:
         """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not
         their bucket's anchors get the ANCHORLESS name."""
-        return per_row(*key_names(self.keys(sig), self.labels, None if anchored is None else ~np.asarray(anchored, bool),
-                                  ANCHORLESS))
+        return per_row(*key_names(self.keys(sig), self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS))
 
     def flat_names(self, keys: np.ndarray, anchored: np.ndarray | None = None) -> tuple[KeyNames, np.ndarray]:
-        """The names of ``keys`` (as ``keys``) in row order, flat, held as their parts, and each
-        row's count (dedup.index.names)."""
+        """The names of ``keys`` (as ``keys``) in row order, flat, as their parts, and each row's count (dedup.index.names)."""
         return key_parts(keys, self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS)
 
     def offsets(self, keys: np.ndarray, taken: dict[str, int] | None) -> np.ndarray | None:

@@ -14,16 +14,26 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Iterator
+from typing import Iterator, Protocol
 
 import numpy as np
 
 from ..errors import StoreError
 from ..index.keys import picked
-from ..index.names import KeyNames
 from .model import BlockEntries
 
 SLICE = 1 << 16  # entries made into Python objects at a time
+
+
+class Names(Protocol):
+    """Names held some other way than as bytes (the block names' parts, dedup.index.names.KeyNames):
+    ``names[at]`` gives some as numpy bytes, ``ranks()`` their order as bytes."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, at) -> np.ndarray: ...
+
+    def ranks(self) -> np.ndarray: ...
 
 
 @dataclass
@@ -33,7 +43,7 @@ class PackedEntries:
     there more than once). Positions are kept as the smallest ints that hold them; ``keys`` and
     ``fingerprints`` are the snapshot's own, not copies."""
 
-    names: np.ndarray | KeyNames  # numpy bytes (S), or block names held as their parts
+    names: np.ndarray | Names  # numpy bytes (S), or names held as their parts
     name_at: np.ndarray  # int, one an entry
     row_at: np.ndarray  # int, one an entry
     keys: list[str]
@@ -91,7 +101,7 @@ class PackedEntries:
         if not len(self):
             return np.empty(0, np.int64)
         then = _ranks(self.keys) if by_key else np.arange(len(self.keys))
-        ranks = self.names.ranks() if isinstance(self.names, KeyNames) else _name_ranks(self.names)
+        ranks = _name_ranks(self.names) if isinstance(self.names, np.ndarray) else self.names.ranks()
         code = np.empty(len(self), dtype=np.int64)
         for lo in range(0, len(self), SLICE):  # gathered a slice at a time: no temporaries the entries' size
             part = code[lo:lo + SLICE]
