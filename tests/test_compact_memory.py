@@ -17,6 +17,7 @@ from dedup.demo import DEMO_CONFIG
 from dedup.demo.generator import generate_petitions
 from dedup.index.anchors import ANCHORLESS
 from dedup.index.minhash import distances, key_pairs
+from dedup.index.names import KeyNames
 from dedup.runs.parallel import Featurizing, featurize_rows
 from dedup.runs.recipe import Recipe
 from dedup.store.entries import PackedEntries
@@ -81,7 +82,7 @@ def test_the_anchored_entries_are_the_whole_block_names_of_each_row(tmp_path):
     sketches[7] = sketches[3]  # a copy of an earlier row (in key order)
     packed = recipe.packed_entries(keys, sketches)
     got = packed.whole()
-    assert packed.name_at.dtype == np.int32
+    assert packed.name_at.dtype == np.int32 and isinstance(packed.names, KeyNames)  # the names held as their parts
     per_key: dict[str, list[str]] = {}
     for n, k in zip(got.names, got.keys):
         per_key.setdefault(k, []).append(n)

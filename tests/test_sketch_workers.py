@@ -104,12 +104,14 @@ def _table(tmp_path) -> tuple[object, str]:
     return config, src
 
 
-@pytest.mark.parametrize("workers, spill_rows", [(1, 128), (2, 128), (3, 128), (1, 450), (2, 450), (2, 1 << 14)])
+@pytest.mark.parametrize("workers, spill_rows, sketch_rows", [(1, 128, 4096), (2, 128, 4096), (3, 128, 4096), (1, 450, 4096),
+                                                              (2, 450, 4096), (2, 1 << 14, 4096), (2, 450, 37), (1, 1 << 14, 37)])
 def test_the_sketch_stage_in_workers_gives_the_one_process_sketches_and_model(tmp_path, monkeypatch, workers,
-                                                                             spill_rows):
+                                                                             spill_rows, sketch_rows):
     config, src = _table(tmp_path)
     recipe = Recipe.of(config)
     monkeypatch.setattr(spill, "SPILL_ROWS", spill_rows)  # several ranges of one batch or more: files
+    monkeypatch.setattr(sketching, "SKETCH_ROWS", sketch_rows)  # 37: each range sketched in pieces
     got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=workers)
     # the one-process path: every row featurised, learned from and sketched here
     rows = read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=1)
@@ -241,3 +243,16 @@ def test_the_common_features_counted_in_chunks_are_the_ones_counted_at_once(monk
     assert model.hashes.tobytes() == uniq.tobytes() and model.counts.tolist() == counts.tolist()
     assert len(ContentModel.learn(np.zeros(9, np.uint64), 9, 0.1, 20, 0.05).hashes) == 0
     assert len(ContentModel.learn(np.empty(0, np.uint64), 0, 0.1, 20, 0.05).hashes) == 0
+
+
+def test_the_keys_read_by_text_workers_are_the_row_watermarks_own_objects(tmp_path):
+    """The keys come back from the text workers as copies of the ones the read keyed the row
+    watermarks by; the watermarks are now keyed by the kept keys, so a key is held once, not twice
+    (54 bytes a demo row; issue 26, bench/results/memory-s40.md). The watermarks are the same."""
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    rows = read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=2)
+    alone = read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+    assert len(rows.keys) > 400 and rows.keys == alone.keys and rows.row_watermarks == alone.row_watermarks
+    held = {id(k) for k in rows.row_watermarks}
+    assert all(id(k) in held for k in rows.keys)

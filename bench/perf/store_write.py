@@ -45,7 +45,9 @@ with table_run(config, recipe.table, "full") as (source, store, run):
     groups = f.recipe.groups(f.rows.keys, f.sketches, [], None, distinct)
     changes, _ = settle_groups(store, run, f.recipe.table.name, groups)
     base = snapshot(run, f.recipe, f.terms, groups, changes, f.rows.skipped, f.rows.watermark)
-    snap = rows_snapshot(base, f.recipe, f.rows, f.sketches, distinct)
+    import dedup.runs.full as full_module  # the watermarks given apart since session 40; before, taken from the rows
+    wms = (full_module.watermarks_of(f.rows),) if hasattr(full_module, "watermarks_of") else ()
+    snap = rows_snapshot(base, f.recipe, f.rows, f.sketches, distinct, *wms)
 with open("snapshot.pkl", "wb") as out:
     pickle.dump(snap, out, protocol=5)
 """

@@ -47,7 +47,7 @@ import numpy as np
 
 from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
-from .names import key_names, per_row
+from .names import KeyNames, key_names, key_parts, per_row
 from .numbers import places_unlike, shared_numbers
 
 MAX_KEYS = 16
@@ -107,11 +107,11 @@ class BandScheme:
     def names_of(self, sig: np.ndarray, anchored: np.ndarray | None = None) -> list[list[str]]:
         """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not
         their bucket's anchors get the ANCHORLESS name."""
-        return per_row(*self.flat_names(self.keys(sig), anchored))
+        return per_row(*key_names(self.keys(sig), self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS))
 
-    def flat_names(self, keys: np.ndarray, anchored: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """The names of ``keys`` (as ``keys``) in row order, flat, and each row's count (dedup.index.names)."""
-        return key_names(keys, self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS)
+    def flat_names(self, keys: np.ndarray, anchored: np.ndarray | None = None) -> tuple[KeyNames, np.ndarray]:
+        """The names of ``keys`` (as ``keys``) in row order, flat, as their parts, and each row's count (dedup.index.names)."""
+        return key_parts(keys, self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS)
 
     def offsets(self, keys: np.ndarray, taken: dict[str, int] | None) -> np.ndarray | None:
         """(rows, m) anchors each row's keys already have in the store (``taken``: block name -> count)."""

@@ -80,6 +80,16 @@ class HashedFeatures:
         return cls(*(np.concatenate([getattr(p, a) for p in parts]) for a in ("hashes", "weights", "idf", "counts")),  # type: ignore[call-arg]
                    field, sigs, *content, numbers)
 
+    def span(self, lo: int, hi: int) -> "HashedFeatures":
+        """Rows ``lo`` to ``hi`` (views of these arrays, no copies)."""
+        at, content_at = _starts(self.counts, lo, hi), _starts(self.content_counts, lo, hi)
+        return HashedFeatures(self.hashes[at], self.weights[at], self.idf[at], self.counts[lo:hi],
+                              None if self.field is None else self.field[at],
+                              None if self.signatures is None else self.signatures[lo:hi],
+                              None if self.content is None else self.content[content_at],
+                              None if self.content_counts is None else self.content_counts[lo:hi],
+                              None if self.numbers is None else self.numbers[lo:hi])
+
     def rows(self, keep: np.ndarray) -> "HashedFeatures":
         """The features of the rows where ``keep`` (bool, one per row) is true."""
         per = np.repeat(keep, self.counts)
@@ -89,6 +99,14 @@ class HashedFeatures:
                               None if self.content is None else self.content[np.repeat(keep, self.content_counts)],
                               None if self.content is None else self.content_counts[keep],
                               None if self.numbers is None else self.numbers[keep])
+
+
+def _starts(counts: np.ndarray | None, lo: int, hi: int) -> slice:
+    """The flat entries of rows ``lo`` to ``hi``, row r owning the next ``counts[r]``."""
+    if counts is None:
+        return slice(0, 0)
+    first = int(counts[:lo].sum())
+    return slice(first, first + int(counts[lo:hi].sum()))
 
 
 def simhash_batch(rows: Sequence[Mapping[str, float]]) -> np.ndarray:

@@ -15,17 +15,16 @@ VERIFY_CHUNK = 1 << 18  # candidate pairs verified together (their two sketches:
 SCREEN_CHUNK = 1 << 16  # candidate pairs screened together (their compact rows: about 5 MB at 5 words)
 
 
-def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:
+def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows' distinct sketches in the key order of the first row holding each.
 
-    Returns (order, uniq, rep, of_row): the rows in key order, the distinct sketches, ``rep[u]``
+    Returns (order, uniq, rep, of_row): the rows in key order (int64), the distinct sketches, ``rep[u]``
     the lowest-key row with sketch u, ``of_row[r]`` the index in ``uniq`` of row r. Key order
     matters: a bucket's anchors (dedup.index.anchors) are its first rows in this order. ``uniq``
     is the one copy made of the sketches (the rows in key order were one more, and ``uniq`` twice
     while ordered: a full run's peak, issue 26).
     """
-    order = sorted(range(len(keys)), key=lambda r: key_sort(keys[r]))
-    at = np.asarray(order, dtype=np.int64)
+    at = np.asarray(sorted(range(len(keys)), key=lambda r: key_sort(keys[r])), dtype=np.int64)  # the order, as an array (a list was 36 bytes a row)
     first_pos, inverse = _unique_rows(sketches, at)
     by_key = np.argsort(first_pos, kind="stable")
     rank = np.empty_like(by_key)
@@ -33,7 +32,7 @@ def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[list[int], np.
     of_row = np.empty(len(keys), dtype=np.int64)
     of_row[at] = rank[inverse]
     rep = at[first_pos[by_key]]
-    return order, np.take(sketches, rep, axis=0), rep, of_row
+    return at, np.take(sketches, rep, axis=0), rep, of_row
 
 
 def _unique_rows(sketches: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ from ..index.blocks import BITS
 from ..index.fingerprint import HashedFeatures
 from ..index.keys import picked
 from ..index.minhash import distances, key_pairs
-from ..index.names import suffixed
+from ..index.names import KeyNames
 from ..index.pairs import distinct_rows, screened
 from ..text.features import Featurizer
 from ..text.segment import Segmenter
@@ -127,8 +127,8 @@ class KeyedMethod(Method):
 
     def anchored_entries(self, keys: list[str], sk: np.ndarray, taken: dict[str, int] | None = None,
                          copies: Collection[str] = frozenset(), distinct=None
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The rows' block entries packed (dedup.store.entries): names (numpy ASCII bytes), each
+                         ) -> tuple[KeyNames, np.ndarray, np.ndarray]:
+        """The rows' block entries packed (dedup.store.entries): names (held as their parts), each
         entry's place among them and its row's. A key's anchors are filed under its block name,
         after the ``taken`` ones a block already has; the other rows and the ``copies`` of stored
         rows under the ANCHORLESS name."""
@@ -150,5 +150,5 @@ class KeyedMethod(Method):
         if copy.any():  # the copies' names, anchorless, once each, after the others
             need = np.unique(at[copy])
             at[copy] = len(own) + np.searchsorted(need, at[copy])
-            own = np.concatenate([own, suffixed(own[need], ANCHORLESS)])
+            own = own.with_suffix(need)
         return own, at, row_of

@@ -62,9 +62,10 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             sketches = GatheredRows(distinct[1], distinct[3])  # the rows' sketches from the distinct ones: one copy
             del featured  # (the whole array was 0.3 KB a row more here; issue 26)
             give_back_freed()  # the read's and sketch stage's freed batches
-            if writer is not None:
-                writer.send((snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, distinct))
-                rows = replace(rows, row_watermarks={})  # the child's alone now (0.1 KB a row)
+            if writer is not None:  # the row watermarks as a list beside the keys, the child's alone now (0.1 KB a row)
+                wms, rows = watermarks_of(rows), replace(rows, row_watermarks={})
+                writer.send((snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, distinct, wms))
+                del wms
             with clock.stage("groups"):
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
             return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
@@ -73,9 +74,10 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
 
 def write_rows(into: Store, inputs: tuple, later: Callable[[], dict]) -> None:
     """In the store writer's child: the rows' snapshot made from what ``run_full`` sent (the base
-    snapshot, the recipe, the rows, ``distinct_rows``' answer), written (``Store.replace_table``)."""
-    base, recipe, rows, distinct = inputs
-    into.replace_table(rows_snapshot(base, recipe, rows, GatheredRows(distinct[1], distinct[3]), distinct), later)
+    snapshot, the recipe, the rows, ``distinct_rows``' answer, the rows' watermarks), written
+    (``Store.replace_table``)."""
+    base, recipe, rows, distinct, wms = inputs
+    into.replace_table(rows_snapshot(base, recipe, rows, GatheredRows(distinct[1], distinct[3]), distinct, wms), later)
 
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray | GatheredRows,
@@ -97,7 +99,7 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
     else:
         with clock.stage("block names"):
             base = snapshot(run, recipe, terms, groups, changes, rows.skipped, rows.watermark)
-            snap = rows_snapshot(base, recipe, rows, sketches, distinct)
+            snap = rows_snapshot(base, recipe, rows, sketches, distinct, watermarks_of(rows))
         with clock.stage("store"):
             store.replace_table(snap)
     result = FullResult(
@@ -138,11 +140,18 @@ def term_counts(terms: TermModel | None, recipe: Recipe) -> TermCounts | None:
     return TermCounts(np.concatenate([h for h, _ in parts]), np.concatenate([c for _, c in parts]))
 
 
-def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.ndarray | GatheredRows, distinct=None) -> TableSnapshot:
-    """``base`` with the rows: keys, fingerprints, sketch words, block entries, row watermarks."""
+def rows_snapshot(base: TableSnapshot, recipe: Recipe, rows: Rows, sketches: np.ndarray | GatheredRows, distinct=None,
+                  watermarks: list[str | None] | None = None) -> TableSnapshot:
+    """``base`` with the rows: keys, fingerprints, sketch words, block entries, row watermarks
+    (``watermarks``: ``watermarks_of(rows)``)."""
     return replace(base, keys=rows.keys, fingerprints=fingerprints_of(sketches, len(rows.keys)),
                    sketches=extra_words(sketches, copy=False), blocks=recipe.packed_entries(rows.keys, sketches, distinct=distinct),
-                   row_watermarks=[rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None)
+                   row_watermarks=watermarks)
+
+
+def watermarks_of(rows: Rows) -> list[str | None] | None:
+    """The rows' watermarks aligned with their keys (None: the table has no watermark column)."""
+    return [rows.row_watermarks.get(k) for k in rows.keys] if rows.row_watermarks else None
 
 
 def finish_full(store: Store, run, result: FullResult, decisions=(), clock: StageClock | None = None,

@@ -20,6 +20,8 @@ from .recipe import Recipe
 from .spill import FeatureSpill
 from .workers import Workers
 
+SKETCH_ROWS = 1 << 12  # rows of a range sketched at a time (their temporaries: about 40 MB of demo rows)
+
 
 def sketch_spilled(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, workers: int = 1) -> np.ndarray:
     """``recipe.sketch`` of every spilled row (features weighed by ``terms``): range by range in
@@ -42,4 +44,17 @@ def sketch_spilled(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None,
 
 
 def _sketch_range(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, i: int) -> np.ndarray:
-    return recipe.sketch(spill.load(i), terms)
+    """Range ``i``'s sketches, SKETCH_ROWS rows at a time: the weights and the row of each feature
+    made for a whole range (16,384 rows) took a sketch worker about 150 MB over its features."""
+    feats = spill.load(i)
+    n = len(feats.counts)
+    if n <= SKETCH_ROWS:
+        return recipe.sketch(feats, terms)
+    out: np.ndarray | None = None
+    for lo in range(0, n, SKETCH_ROWS):
+        part = recipe.sketch(feats.span(lo, min(lo + SKETCH_ROWS, n)), terms)
+        if out is None:
+            out = np.empty((n, *part.shape[1:]), part.dtype)
+        out[lo:lo + len(part)] = part
+    assert out is not None
+    return out
