@@ -22,16 +22,13 @@ mean F1, then the smaller reach (the narrower rule).
 
 from __future__ import annotations
 
-import argparse
-import json
-from collections import defaultdict
 from dataclasses import replace
 
 import numpy as np
 
 from bench.quality.tuning22_numbers_sweep import signed_raw
 from bench.quality.tuning22_sweep import score
-from bench.quality.zhbar_s39_sweep import SETS, falls, marked
+from bench.quality.zhbar_s39_sweep import marked, rank, run
 from bench.quality.zhrecall_s38_sweep import verifier
 import dedup.text.numbers as numbers
 from dedup.index.clusters import star_clusters
@@ -100,40 +97,15 @@ def sweep_set(spec: str, results: dict, grid) -> None:
                   f"largest false {big} false>5 {over5}", flush=True)
 
 
-def rank(results: dict) -> None:
-    def key(kv):
-        rs = kv[1]
-        tokens, chars = kv[0].split()
-        return (sum(x[5] for x in rs), round(falls(rs), 4), -round(float(np.mean([x[3] for x in rs])), 4), int(chars), tokens)
-    print("\nRanked: false groups over 5 rows, then the precision falls as tables grow, then mean F1, then the narrower rule")
-    print("Per set: " + ", ".join(x[0] for x in next(iter(results.values()))))
-    print("\n| place names, places_against_chars | false groups > 5 | P falls (sum) | mean F1 | min P | min R | P per set | R per set |\n"
-          "|---|--:|--:|--:|--:|--:|---|---|")
-    for point, rs in sorted(results.items(), key=key):
-        print(f"| {point} | {sum(x[5] for x in rs)} | {falls(rs):.4f} | {np.mean([x[3] for x in rs]):.4f} | "
-              f"{min(x[1] for x in rs):.4f} | {min(x[2] for x in rs):.4f} | {' '.join(f'{x[1]:.4f}' for x in rs)} | "
-              f"{' '.join(f'{x[2]:.4f}' for x in rs)} |")
+def _tie(point: str) -> tuple:
+    """The narrower reach first, then the place names' version."""
+    tokens, chars = point.split()
+    return int(chars), tokens
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sets", default=SETS)
-    ap.add_argument("--points", help="only these places_against_chars, e.g. 200,1000000")
-    ap.add_argument("--save", help="write the results as JSON (to rank several runs together)")
-    ap.add_argument("--rank", help="rank the saved results of these files (comma-separated) instead")
-    a = ap.parse_args()
-    results: dict[str, list] = defaultdict(list)
-    if a.rank:
-        for f in a.rank.split(","):
-            for point, rs in json.load(open(f)).items():
-                results[point] += [tuple(x) for x in rs]
-    else:
-        grid = PLACES if not a.points else tuple(int(p) for p in a.points.split(","))
-        for spec in a.sets.split(","):
-            sweep_set(spec, results, grid)
-        if a.save:
-            json.dump(results, open(a.save, "w"))
-    rank(results)
+    run(sweep_set, PLACES, int, lambda results: rank(results, _tie, "place names, places_against_chars",
+                                                     "then the narrower rule"), __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -71,16 +71,22 @@ def falls(rs: list) -> float:
     return sum(max(0.0, a[1] - b[1]) for xs in fam.values() for a, b in zip(sorted(xs), sorted(xs)[1:]))
 
 
-def rank(results: dict) -> None:
+def _tie(point: str) -> tuple:
+    """This sweep's last ranking keys: the higher bar, then the smaller N."""
+    _kind, n, bar = point.split()
+    return -float(bar), int(n)
+
+
+def rank(results: dict, tie=_tie, title: str = "point",
+         why: str = "then the higher bar and the smaller N") -> None:
+    """Print ``results`` (point -> per-set (spec, P, R, F1, largest false, false > 5)) ranked: false
+    groups over 5 rows, precision falls as tables grow, mean F1, then ``tie(point)``."""
     def key(kv):
-        kind, n, bar = kv[0].split()
         rs = kv[1]
-        return (sum(x[5] for x in rs), round(falls(rs), 4), -round(float(np.mean([x[3] for x in rs])), 4),
-                -float(bar), int(n))
-    print("\nRanked: false groups over 5 rows, then the precision falls as tables grow, then mean F1, "
-          "then the higher bar and the smaller N")
+        return (sum(x[5] for x in rs), round(falls(rs), 4), -round(float(np.mean([x[3] for x in rs])), 4), *tie(kv[0]))
+    print(f"\nRanked: false groups over 5 rows, then the precision falls as tables grow, then mean F1, {why}")
     print("Per set: " + ", ".join(x[0] for x in next(iter(results.values()))))
-    print("\n| point | false groups > 5 | P falls (sum) | mean F1 | min P | min R | P per set | R per set |\n"
+    print(f"\n| {title} | false groups > 5 | P falls (sum) | mean F1 | min P | min R | P per set | R per set |\n"
           "|---|--:|--:|--:|--:|--:|---|---|")
     for point, rs in sorted(results.items(), key=key):
         print(f"| {point} | {sum(x[5] for x in rs)} | {falls(rs):.4f} | {np.mean([x[3] for x in rs]):.4f} | "
@@ -88,10 +94,12 @@ def rank(results: dict) -> None:
               f"{' '.join(f'{x[2]:.4f}' for x in rs)} |")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(sweep_set, grid: list, parse_point, ranked, description: str) -> None:
+    """The command line of a sweep of this shape: ``--sets``, ``--points`` (each parsed by
+    ``parse_point``), ``--save`` and ``--rank`` (saved results of several runs ranked together)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--sets", default=SETS)
-    ap.add_argument("--points", help="only these points of GRID, e.g. off:0:0.45,rare:5:0.35 (the 200k sets: time)")
+    ap.add_argument("--points", help="only these points of the grid (the 200k sets: time)")
     ap.add_argument("--save", help="write the results as JSON (to rank several runs together)")
     ap.add_argument("--rank", help="rank the saved results of these files (comma-separated) instead")
     a = ap.parse_args()
@@ -103,12 +111,17 @@ def main() -> None:
         most = max(len(rs) for rs in results.values())
         results = defaultdict(list, {k: rs for k, rs in results.items() if len(rs) == most})  # points run on every set
     else:
-        grid = GRID if not a.points else [(k, int(n), float(b)) for k, n, b in (p.split(":") for p in a.points.split(","))]
+        points = grid if not a.points else [parse_point(p) for p in a.points.split(",")]
         for spec in a.sets.split(","):
-            sweep_set(spec, results, grid)
+            sweep_set(spec, results, points)
         if a.save:
             json.dump(results, open(a.save, "w"))
-    rank(results)
+    ranked(results)
+
+
+def main() -> None:
+    run(sweep_set, GRID, lambda p: (p.split(":")[0], int(p.split(":")[1]), float(p.split(":")[2])), rank,
+        __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
