@@ -55,8 +55,7 @@ def not_a_name(match: str) -> bool:
     characters are a place ending themselves (社区 of 北河社区小区) or hold a function character (区的小区),
     or it ends in a word that is no place (民政府: 人民政府). Such matches were shared by every letter
     of one form or topic, so two letters naming different communities still "shared a place"."""
-    return match[:2] in PLACE_ENDINGS or any(c in _FUNCTION for c in match[:2]) or match[1:] in _NOT_PLACES \
-        or match[-2:] in _NOT_PLACES
+    return match[:2] in PLACE_ENDINGS or any(c in _FUNCTION for c in match[:2]) or match[-2:] in _NOT_PLACES
 
 
 def number_tokens(text: str) -> set[str]:
