@@ -18,8 +18,10 @@ import numpy as np
 from cityhash import CityHash64
 
 HASH_NAME = "CityHash64"
+SIMHASH_VERSION = 2  # 2: a signed sum within _TIE of 0 is a tie, bit 0 (1: its sign, set by the rows a product held)
 _CHUNK_ROWS = 2048  # rows per pass: the per-row byte histograms stay near 4 MB
 _BLAS_ROWS = 128  # rows per product with the sign table: 128 * 256 * 8 is OpenBLAS's one-thread limit
+_TIE = 1e-9  # a signed sum this small against the row's weight is a tie (bit 0): see _bits
 _SIGNS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64) * 2 - 1
 _WORD_SEEDS = (0, 0x51ED270B27E3F7A1, 0x2545F4914F6CDD1D, 0xD6E8FEB86659FD93)
 
@@ -150,11 +152,18 @@ def sketch(hashes: np.ndarray, weights: np.ndarray, counts: np.ndarray, words: i
             packed = np.empty((end - row, 8), dtype=np.uint8)
             for j in range(8):
                 hist = np.bincount(owner + by[:, j], weights=w, minlength=(end - row) * 256)
-                sums = _signed_sums(hist.reshape(-1, 256))
-                packed[:, j] = np.packbits(sums > 0, axis=1, bitorder="little")[:, 0]
+                packed[:, j] = np.packbits(_bits(hist.reshape(-1, 256)), axis=1, bitorder="little")[:, 0]
             out[row:end, word] = packed.view("<u8")[:, 0]
         row = end
     return out
+
+
+def _bits(hist: np.ndarray) -> np.ndarray:
+    """Where each row's signed sum is > 0, a sum within ``_TIE`` of the row's whole weight counting
+    as 0: a sum that is 0 in exact arithmetic comes out of the product as +-1e-16 or so, its sign
+    set by how many rows the product held (OpenBLAS's edge kernels add in another order), so a row
+    sketched in a smaller batch (an incremental run, a range sketched in pieces) would get another bit."""
+    return _signed_sums(hist) > hist.sum(axis=1, keepdims=True) * _TIE
 
 
 def _signed_sums(hist: np.ndarray) -> np.ndarray:

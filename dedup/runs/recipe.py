@@ -66,6 +66,7 @@ class Recipe:
             **method.stamp(),
             "idf": config.text.idf,
             "hash": f"{fingerprint.HASH_NAME} (cityhash {_version('cityhash')})",
+            "simhash": fingerprint.SIMHASH_VERSION,
             "normalization": NORMALIZATION_VERSION,
             "max_cell_chars": tcfg.max_cell_chars,  # a longer value is cut before it is featurised
             **featurizer.version(),
