@@ -77,6 +77,24 @@ def test_weighted_minhash_in_chunks_is_bit_identical_to_the_one_pass_kernel(monk
     assert (weighted_minhash(hashes, counts, weights, 8)[counts == 0] == EMPTY).all()
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_distinct_inverse_gives_what_unique_gives(seed):
+    """Its three answers are np.unique's, the distinct hashes in another order: repeats, and
+    hashes that share their high bits and not the rest (the sort's key holds only the high bits:
+    those are answered by np.unique itself) or differ only in their low bits."""
+    rng = np.random.default_rng(seed)
+    vocab = rng.integers(0, 2**64 - 1, size=300, dtype=np.uint64)
+    if seed % 2:  # pairs equal but for their lowest bits, in the part the key replaces by the place
+        vocab[150:] = vocab[:150] ^ rng.integers(1, 64, size=150, dtype=np.uint64)
+    hashes = vocab[rng.integers(0, 300, size=int(rng.integers(1, 5000)))]
+    distinct, first, inv = minhash_module.distinct_inverse(hashes)
+    u, u_first, u_inv = np.unique(hashes, return_index=True, return_inverse=True)
+    assert sorted(distinct.tolist()) == u.tolist() and len(set(distinct.tolist())) == len(distinct)
+    assert (distinct[inv] == hashes).all()
+    assert sorted(first.tolist()) == sorted(u_first.tolist()) and (hashes[first] == distinct).all()
+    assert minhash_module.distinct_inverse(hashes[:1])[2].tolist() == [0]
+
+
 def test_weighted_minhash_of_no_features_is_empty_everywhere():
     out = weighted_minhash(np.empty(0, np.uint64), np.zeros(3, np.int64), np.empty(0), 8)
     assert out.shape == (3, 8) and (out == EMPTY).all()

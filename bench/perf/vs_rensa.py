@@ -42,7 +42,8 @@ from dedup.runs.full import run_full
 t0 = time.perf_counter(); c0 = time.process_time()
 result = run_full(load_config(sys.argv[1]))
 print(json.dumps({"groups": [list(g.keys) for g in result.groups], "rows": result.rows_read,
-                  "inner_wall": time.perf_counter() - t0, "stages": getattr(result, "stages", {})}))
+                  "inner_wall": time.perf_counter() - t0, "stages": getattr(result, "stages", {}),
+                  "stages_cpu": getattr(result, "stages_cpu", {})}))
 """
 
 
@@ -130,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             r = run_dedup(folder, code)
             say(line(name, r, pair_quality(r["groups"], truth), r["wall"], r["cpu"]) + "\n")
             say("  stages (s): " + ", ".join(f"{k} {v:.1f}" for k, v in r["stages"].items()) + "\n")
+            if r.get("stages_cpu"):  # the run's own process only: its workers' and writer's CPU are not in it
+                say("  stages, CPU s of the run's process: " + ", ".join(f"{k} {v:.1f}" for k, v in r["stages_cpu"].items()) + "\n")
         r = measured([sys.executable, "-m", "bench.perf.vs_rensa", "--rensa-child", str(folder)], child_env())
         b = r["best"]
         say(line(f"rensa MinHash LSH, best threshold {b['threshold']}", r, b, b["seconds"], b["cpu"]) + "\n")

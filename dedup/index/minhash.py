@@ -81,38 +81,72 @@ def weighted_minhash(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray
 
 def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None, a: np.ndarray,
                     b: np.ndarray, out: np.ndarray) -> None:
-    """``weighted_minhash`` of some consecutive rows into ``out``: a (k, distinct features) table
-    of values, the light features' (weight < 1) transformed, the same feature light in some rows
-    taking the weight of its first light occurrence; then per permutation one gather and one
-    minimum per row."""
+    """``weighted_minhash`` of some consecutive rows into ``out``: each distinct feature's value
+    at permutation i, the light features' (weight < 1) transformed, the same feature light in
+    some rows taking the weight of its first light occurrence; then per permutation one gather
+    and one minimum per row. The plain features' values are made one permutation at a time
+    beside the gather (issue 26: a (k, distinct) uint64 table and its temporaries, made whole,
+    cost as much as the gathers)."""
     if not len(hashes):
         return
     light = weights < 1.0 if weights is not None else None
-    with np.errstate(over="ignore"):
-        if light is None or not light.any():
-            distinct, inv = np.unique(hashes, return_inverse=True)
-            table = ((distinct * a[:, None] + b[:, None]) >> U64(32)).astype(np.uint32)
-        else:
-            plain = ~light
-            distinct, plain_inv = np.unique(hashes[plain], return_inverse=True)
-            lh, first, light_inv = np.unique(hashes[light], return_index=True, return_inverse=True)
-            power = 1.0 / weights[light][first]
-            u = ((lh * a[:, None] + b[:, None]) >> U64(32)).astype(np.float64)
-            late = -np.expm1(np.log1p(-(u + 0.5) / 2.0 ** 32) * power)  # 1 - (1 - u) ** (1 / w)
-            late_values = np.minimum(np.floor(late * 2.0 ** 32), float(EMPTY - 1)).astype(U64).astype(np.uint32)
-            table = np.concatenate([((distinct * a[:, None] + b[:, None]) >> U64(32)).astype(np.uint32),
-                                    late_values], axis=1)
-            inv = np.empty(len(hashes), np.int64)
-            inv[plain] = plain_inv
-            inv[light] = light_inv + len(distinct)
+    late = None
+    if light is None or not light.any():
+        distinct, _first, inv = distinct_inverse(hashes)
+    else:
+        distinct, _first, plain_inv = distinct_inverse(hashes[light == 0])
+        lh, first, light_inv = distinct_inverse(hashes[light])
+        late = _late_values(lh, weights[light][first], a, b)
+        inv = np.empty(len(hashes), np.int64)
+        inv[~light] = plain_inv
+        inv[light] = light_inv + len(distinct)
     has = counts > 0
     starts = (np.cumsum(counts) - counts)[has]
     found = np.empty((int(has.sum()), len(a)), np.uint32)
     v = np.empty(len(hashes), np.uint32)
-    for i in range(len(a)):
-        np.take(table[i], inv, out=v)
-        found[:, i] = np.minimum.reduceat(v, starts)
+    row = np.empty(len(distinct) + (0 if late is None else late.shape[1]), np.uint32)
+    plain = np.empty(len(distinct), U64)
+    with np.errstate(over="ignore"):
+        for i in range(len(a)):
+            np.multiply(distinct, a[i], out=plain)
+            plain += b[i]
+            plain >>= U64(32)
+            row[:len(distinct)] = plain
+            if late is not None:
+                row[len(distinct):] = late[i]
+            np.take(row, inv, out=v)
+            found[:, i] = np.minimum.reduceat(v, starts)
     out[has] = found
+
+
+def _late_values(hashes: np.ndarray, weights: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(k, features) uint32: each light feature's value, 1 - (1 - u) ** (1 / w) on u's scale."""
+    with np.errstate(over="ignore"):
+        u = ((hashes * a[:, None] + b[:, None]) >> U64(32)).astype(np.float64)
+    late = -np.expm1(np.log1p(-(u + 0.5) / 2.0 ** 32) * (1.0 / weights))
+    return np.minimum(np.floor(late * 2.0 ** 32), float(EMPTY - 1)).astype(U64).astype(np.uint32)
+
+
+def distinct_inverse(hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct hashes, the first place of each, each hash's place among them): ``np.unique``'s
+    three answers, the distinct ones in another order. One ``np.sort`` of words holding a hash's
+    high bits over its place (a radix sort, a fifth of unique's argsort); where two hashes share
+    those bits and not the rest (rare), ``np.unique`` itself."""
+    n = len(hashes)
+    low = U64((1 << max(1, (n - 1).bit_length())) - 1)
+    key = (hashes & ~low) | np.arange(n, dtype=U64)
+    key.sort()
+    order = (key & low).astype(np.int64)
+    ordered = hashes[order]
+    new = np.empty(n, bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    if (new[1:] & ((key[1:] & ~low) == (key[:-1] & ~low))).any():
+        distinct, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
+        return distinct, first, inv.reshape(-1)
+    inv = np.empty(n, np.int64)
+    inv[order] = np.cumsum(new) - 1
+    return ordered[new], order[new], inv
 
 
 def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None = None) -> np.ndarray:

@@ -193,9 +193,10 @@ class Segmenter:
     stopwords: frozenset[str]
     hmm: bool = True
     engine: str = "auto"  # text.segmenter; jieba or rjieba once constructed
-    # token -> kept?  Tokens repeat across rows, so each is judged once (a measured 25 % of the
-    # time spent beside jieba went to judging them again).
-    _kept: dict = field(default_factory=dict, compare=False, repr=False)
+    # Tokens repeat across rows, so each is judged once (a measured 25 % of the time spent beside
+    # jieba went to judging them again): the tokens judged, and those of them dropped.
+    _seen: set = field(default_factory=set, compare=False, repr=False)
+    _dropped: set = field(default_factory=set, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "engine", resolve_engine(self.engine))
@@ -209,14 +210,15 @@ class Segmenter:
         """jieba's words of ``text`` (already normalised), without stopwords, punctuation or spaces."""
         if not text:
             return []
-        kept = self._kept
         tokens = cutter(self.engine, self.hmm)(text)
         if not isinstance(tokens, list):
             tokens = list(tokens)
-        for t in tokens:
-            if t not in kept:
-                kept[t] = t not in self.stopwords and not _is_noise(t)
-        return [t for t in tokens if kept[t]]
+        new = set(tokens) - self._seen  # set ops in C; each token's hash is kept for the filter below (issue 26)
+        if new:
+            self._dropped.update(t for t in new if t in self.stopwords or _is_noise(t))
+            self._seen.update(new)  # after: a token seen is judged (threads may share a segmenter)
+        dropped = self._dropped
+        return [t for t in tokens if t not in dropped]
 
     def version(self) -> dict:
         """What determines this segmenter's output (part of the fingerprint version stamp)."""
