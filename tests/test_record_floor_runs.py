@@ -22,6 +22,8 @@ from dedup.eval.metrics import pair_quality
 from dedup.index.records import RecordScheme
 from dedup.runs.full import run_full
 from dedup.runs.incremental import run_incremental
+from dedup.runs.recipe import LEARNED
+from dedup.store import open_store
 from dedup.text.records import RecordSignature
 from mongo_fixtures import mongo_live_url  # noqa: F401  (a live server when DEDUP_TEST_MONGO_URI is set)
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
@@ -86,3 +88,26 @@ def check_floored_runs(store_url, tmp_path, copied: float = 1.0) -> None:
     after = pair_quality(got, truth)
     assert len(got) > n // (10 if copied == 1.0 else 40) and after.recall >= 0.9 and after.precision >= 0.9, after  # without the floor: recall ~0.65
     assert abs(after.f1 - full.f1) <= 0.02, (after, full)
+
+
+@pytest.mark.parametrize("seed", [6, 8])
+def test_a_full_run_keeping_terms_groups_a_record_table_as_its_incremental_runs_did(tmp_path, seed):
+    """``dedup full --keep-terms`` keeps the field statistics the last full run learned, as the
+    incremental runs since then used them: the same groups (s41: it learned them again from all the
+    rows, and on these two tables grouped some copies otherwise)."""
+    rows = generate(900, seed=seed)[0]
+    src = tmp_path / "src.db"
+    write(src, rows[:600])
+    cfg = config(f"sqlite:///{src}", f"sqlite:///{tmp_path / 'store.db'}")
+    run_full(cfg, "persons")
+    learned = stored_learned(cfg)
+    write(src, rows[600:])
+    assert run_incremental(cfg, "persons").rows_read == 300
+    grouped = memberships(cfg, "persons")
+    run_full(cfg, "persons", keep_terms=True)
+    assert stored_learned(cfg) == learned and memberships(cfg, "persons") == grouped
+
+
+def stored_learned(cfg) -> dict:
+    with open_store(cfg.store_url) as store:
+        return store.state("persons").version[LEARNED]

@@ -21,6 +21,7 @@ from .learning import learned_from_spill
 from .recipe import Recipe
 from .sketching import sketch_spilled
 from .spill import FeatureSpill
+from .stored import stored_fields
 from .stages import Progress, Rows, read_rows
 
 log = logging.getLogger(__name__)
@@ -40,8 +41,8 @@ class Featurised:
 def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None = None, workers: int = 1,
                     clock: StageClock | None = None, stored: Store | None = None) -> Featurised:
     """Read every row of the table, sketch it and learn from it (stages ``read+featurise`` and
-    ``sketch`` of ``clock``). ``stored``: the term counts and common content features are the ones
-    the store's last full run kept, not learned from these rows."""
+    ``sketch`` of ``clock``). ``stored``: the term counts, common content features and a record
+    table's field statistics are the ones the store's last full run kept, not learned from these rows."""
     clock = clock or StageClock()
     with FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
         with clock.stage("read+featurise"):
@@ -49,7 +50,8 @@ def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None
         with clock.stage("sketch"):
             recipe, terms = learned_from_spill(recipe, spill, stored)
             sketches = sketch_spilled(recipe, spill, terms, workers)
-            recipe = learned(recipe, sketches)
+            kept = stored_fields(stored, recipe) if stored is not None and recipe.learns else None
+            recipe = kept if kept is not None else learned(recipe, sketches)
     return Featurised(rows=replace(rows, features=None), sketches=sketches, recipe=recipe, terms=terms)
 
 

@@ -41,9 +41,10 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
     """Fingerprint the whole table, find its duplicate groups and replace its results in the store.
 
     With IDF on, the term counts are learned from the table's rows, or with ``keep_terms`` taken
-    from the store as the last full run left them (so the result is the one incremental runs since
-    then have been building). ``source``, ``store``: opened objects to use (the caller closes
-    them) instead of the config's URLs."""
+    from the store as the last full run left them, with its common content features and a record
+    table's field statistics (so the result is the one incremental runs since then have been
+    building). ``source``, ``store``: opened objects to use (the caller closes them) instead of the
+    config's URLs."""
     recipe = Recipe.of(config, table)
     started = time.perf_counter()
     clock = StageClock()

@@ -32,6 +32,14 @@ def stored_recipe(recipe: Recipe, state) -> tuple[Recipe, dict]:
     return recipe, version
 
 
+def stored_fields(store: Store, recipe: Recipe) -> Recipe | None:
+    """The recipe with the field statistics the last full run stored (a record table's keys), None
+    when it stored none: a ``--keep-terms`` full run groups with the keys the incremental runs since
+    then have used, not with keys learned again from more rows."""
+    fields = _learned(store, recipe.table.name).get("fields")
+    return recipe.using(fields) if fields is not None else None
+
+
 def _differences(old: dict, new: dict) -> str:
     keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     return ", ".join(f"{k} changed" for k in keys) or "unknown change"
