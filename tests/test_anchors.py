@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from dedup.index.anchors import anchor_mask
+from dedup.index.anchors import ANCHORLESS, anchor_mask
 from dedup.index.minhash import key_pairs
 from dedup.runs.full import run_full
 from dedup.runs.recipe import Recipe
@@ -98,3 +98,24 @@ def test_a_hot_key_costs_anchors_pairs_a_row_and_mass_copies_stay_one_group(tmp_
     result = run_full(cfg)
     mass = {str(r["id"]) for r in rows[:150]}
     assert any(mass <= set(g.keys) for g in result.groups)
+
+
+def test_a_copy_of_a_stored_row_takes_no_anchor_place_from_the_new_rows_after_it(tmp_path):
+    """Incremental filing: a bucket with one stored anchor (of 3) gets a copy of that stored row and two
+    new rows. One full run counts the copy with its original (one distinct sketch), so the two new rows
+    are the bucket's second and third anchors; the copy is filed anchorless (s41: it took the second
+    place, and the last new row was filed anchorless where one full run makes it an anchor)."""
+    cfg = config_for(f"sqlite:///{tmp_path / 'src.db'}", f"sqlite:///{tmp_path / 'store.db'}", fields=FIELDS,
+                     match={"anchors": 3, "common_share": 1.0})
+    recipe = Recipe.of(cfg)
+    rows = generate_petitions(1, seed=3).rows
+    fz = recipe.featurizer
+    s = recipe.sketch(fz.hashed([fz.described(r) for r in rows], rows))[0]
+    sketches = np.array([s, s, s])  # the copy, then two new rows with the same keys (other fingerprints)
+    sketches[1, 0] ^= np.uint64(1)
+    sketches[2, 0] ^= np.uint64(2)
+    names = recipe.block_names(s[None, :])[0]
+    entries = recipe.block_entries(["10", "11", "12"], sketches, taken={n: 1 for n in names}, copies={"10"})
+    filed = set(zip(entries.names, entries.keys))
+    assert {(n, k) for n in names for k in ("11", "12")} <= filed  # both new rows are anchors
+    assert {(n + ANCHORLESS, "10") for n in names} <= filed and not any(k == "10" and n in names for n, k in filed)
