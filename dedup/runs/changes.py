@@ -150,7 +150,12 @@ def _pairs(store: Store, recipe: Recipe, batch: Batch, scope: _Scope) -> list[Pa
     """The pairs to cluster: the batch's with stored rows and with each other, those among the
     remaining members of a touched group (recomputed), and the other groups' stored pairs."""
     sketches = np.asarray(batch.sketches, dtype=np.uint64)
-    pairs = [_ordered(a, b, d) for a, b, d in scope.new_old] + recipe.pairs(batch.keys, sketches, scope.taken)
+    # a copy of a stored row is linked to it (scope.new_old) and searched no further: in one full run it is
+    # that row, whose pairs with the batch's rows the stored search made if it is an anchor (if not, its
+    # buckets' anchors are full and no row of the batch is one); searched, it took an anchor place
+    fresh = [i for i, k in enumerate(batch.keys) if k not in scope.copies] if scope.copies else None
+    searched = (batch.keys, sketches) if fresh is None else ([batch.keys[i] for i in fresh], sketches[fresh])
+    pairs = [_ordered(a, b, d) for a, b, d in scope.new_old] + recipe.pairs(*searched, scope.taken)
     for g in scope.old_groups.values():
         if g.id in scope.touched:  # a member left or changed: its remaining members' pairs are recomputed
             rest = [m for m in g.keys if m not in scope.in_batch]
