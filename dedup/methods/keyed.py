@@ -133,12 +133,13 @@ class KeyedMethod(Method):
         after the ``taken`` ones a block already has; the other rows and the ``copies`` of stored
         rows under the ANCHORLESS name."""
         _, uniq, rep, of_row = distinct or distinct_rows(keys, sk)
-        first = (rep[of_row] == np.arange(len(keys))) & np.array([k not in copies for k in keys])
+        copied = np.fromiter((k in copies for k in keys), bool, len(keys)) if copies else np.zeros(len(keys), bool)
+        first = (rep[of_row] == np.arange(len(keys))) & ~copied
         # a copy of an earlier row is never an anchor; the names are made once a distinct sketch
         # and shared by its rows (all anchorless for a copy), so 300,000 identical rows cost one
         # row's names; made flat by numpy (dedup.index.names), each row's entries point into them
         ukeys = self.scheme.keys(self.signatures(uniq))
-        own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(_slotted(ukeys, keys, rep, copies), taken))
+        own, counts = self.scheme.flat_names(ukeys, self.scheme.anchored_keys(_slotted(ukeys, copied[rep]), taken))
         del ukeys
         per_row = counts[of_row]
         row_of = np.repeat(np.arange(len(keys), dtype=np.int32 if len(keys) < 1 << 31 else np.int64), per_row)
@@ -154,12 +155,9 @@ class KeyedMethod(Method):
         return own, at, row_of
 
 
-def _slotted(ukeys: np.ndarray, keys: list[str], rep: np.ndarray, copies: Collection[str]) -> np.ndarray:
+def _slotted(ukeys: np.ndarray, is_copy: np.ndarray) -> np.ndarray:
     """The distinct sketches' keys that count for a bucket's anchor places: a copy of a stored row
     holds none (its sketch's place is the stored row's, as one full run counts it), so a new row
     after it in the batch takes the place one full run gives it (s41: a copy took a place and
     pushed a later row out of the anchors)."""
-    if not copies:
-        return ukeys
-    is_copy = np.fromiter((keys[r] in copies for r in rep.tolist()), bool, len(rep))
     return np.where(is_copy[:, None], np.uint64(0), ukeys) if is_copy.any() else ukeys
