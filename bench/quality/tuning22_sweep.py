@@ -39,7 +39,7 @@ def load(spec: str):
         return d, ("name", "phone", "address"), ("title", "content")
     from importlib import import_module
     d = import_module(f"bench.datasets.tuning22.{kind}").generate(int(n), int(seed))
-    cols = (("name", "email"), ("subject", "body")) if kind == "tickets" else (("name", "phone", "address"), ("title", "content"))
+    cols = (("name", "email"), ("subject", "body")) if kind.startswith("tickets") else (("name", "phone", "address"), ("title", "content"))
     return (d, *cols)
 
 

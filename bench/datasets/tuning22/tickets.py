@@ -73,6 +73,17 @@ def _resend(rng: random.Random, body: str) -> str:
     return " ".join(words[:-2])
 
 
+def resends(rng: random.Random, name: str, email: str, subject: str, body: str, label: str) -> list[tuple[dict, str, str]]:
+    """A quarter of customers write again once or twice, usually from the same email."""
+    out = []
+    for _ in range(rng.randint(1, 2) if rng.random() < 0.25 else 0):
+        again = email if rng.random() < 0.72 else f"{name.split()[0].lower()}{rng.randint(1, 99)}@mail.example.org"
+        body = _resend(rng, body)
+        out.append(({"name": name, "email": again, "subject": subject if rng.random() < 0.7 else f"Re: {subject}",
+                     "body": body}, "resent", label))
+    return out
+
+
 def generate(n_rows: int, seed: int = 0) -> Labelled:
     rng = random.Random(seed)
     docs: list[tuple[dict, str, str]] = []
@@ -83,11 +94,7 @@ def generate(n_rows: int, seed: int = 0) -> Labelled:
         email = f"{name.split()[0].lower()}.{name.split()[1].lower()}{rng.randint(1, 999)}@example.com"
         subject, body = _ticket(rng)
         docs.append(({"name": name, "email": email, "subject": subject, "body": body}, "original", f"k{c}"))
-        for _ in range(rng.randint(1, 2) if rng.random() < 0.25 else 0):
-            again = email if rng.random() < 0.72 else f"{name.split()[0].lower()}{rng.randint(1, 99)}@mail.example.org"
-            body = _resend(rng, body)
-            docs.append(({"name": name, "email": again, "subject": subject if rng.random() < 0.7 else f"Re: {subject}",
-                          "body": body}, "resent", f"k{c}"))
+        docs += resends(rng, name, email, subject, body, f"k{c}")
     docs = docs[:n_rows]
     rng.shuffle(docs)
     return numbered(docs, rng, datetime(2025, 1, 1))
