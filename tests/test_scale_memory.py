@@ -1,0 +1,94 @@
+"""Issue 26, session 42: the full run's process without the copies its peak was made of.
+
+The groups stage's distinct sketches moved into the sketch array's own first rows (not a copy
+beside the whole array), and key_pairs' partitions freed one by one as their pairs are made."""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+import pytest
+
+import dedup.index.minhash as minhash
+import dedup.index.pairs as pairs_module
+from dedup.index.keys import key_sort
+from dedup.index.pairs import compacted, distinct_rows
+
+
+def _table(keys_in_order: bool, rows: int = 500) -> tuple[list[str], np.ndarray]:
+    """Rows with copies of earlier rows planted (the distinct ones fewer), keys in or out of key order."""
+    rng = np.random.default_rng(7)
+    sk = rng.integers(0, 1 << 63, size=(rows, 5), dtype=np.uint64)
+    sk[[3, 50, 51, 300, 499]] = sk[[1, 2, 2, 100, 0]]
+    keys = [str(k) for k in range(rows)]
+    if not keys_in_order:
+        keys = [keys[i] for i in rng.permutation(rows)]
+    return keys, sk
+
+
+@pytest.mark.parametrize("in_order", [True, False])
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 14])
+def test_in_place_distinct_rows_are_the_copied_ones(monkeypatch, in_order, chunk):
+    monkeypatch.setattr(pairs_module, "COMPACT_CHUNK", chunk)
+    keys, sk = _table(in_order)
+    assert (sorted(keys, key=key_sort) == keys) == in_order
+    want = distinct_rows(keys, sk.copy())
+    given = sk.copy()
+    got = distinct_rows(keys, given, in_place=True)
+    assert len(want[1]) == len(keys) - 5
+    assert all(np.array_equal(a, b) for a, b in zip(got, want))
+    # rows read in key order: the distinct rows are the array's own first rows, no copy beside it
+    assert np.shares_memory(got[1], given) == in_order
+    assert got[1].flags.c_contiguous
+
+
+def test_compacted_moves_rows_upward_and_refuses_what_it_cannot():
+    t = np.arange(40, dtype=np.uint64).reshape(10, 4)
+    rep = np.array([0, 2, 3, 7, 9])
+    want = t[rep].copy()
+    out = compacted(t, rep)
+    assert out is not None and np.array_equal(out, want) and np.shares_memory(out, t)
+    assert compacted(np.arange(40, dtype=np.uint64).reshape(10, 4), np.array([2, 1])) is None  # not rising
+    assert compacted(np.arange(40, dtype=np.uint64).reshape(4, 10).T, np.array([0, 1])) is None  # not C-contiguous
+    frozen = np.arange(8, dtype=np.uint64).reshape(4, 2)
+    frozen.flags.writeable = False
+    assert compacted(frozen, np.array([0, 3])) is None
+
+
+def test_key_pairs_frees_each_partition_before_the_next(monkeypatch):
+    """Each partition's words are gone once its pairs are made (they were all held to the end)."""
+    made = minhash._partitions
+    refs: list[weakref.ref] = []
+    alive_at: list[int] = []
+
+    def partitions(*a):
+        out = made(*a)
+        refs.extend(weakref.ref(p) for p in out)
+        return out
+
+    def keep(i, j):
+        alive_at.append(sum(r() is not None for r in refs))
+        return np.ones(len(i), bool)
+
+    monkeypatch.setattr(minhash, "_partitions", partitions)
+    monkeypatch.setattr(minhash, "PART_ENTRIES", 64)
+    keys = np.random.default_rng(3).integers(1, 40, size=(2000, 2), dtype=np.uint64)
+    want_i, want_j = minhash.key_pairs(keys)
+    refs.clear()
+    i, j = minhash.key_pairs(keys, keep=keep)
+    assert np.array_equal(i, want_i) and np.array_equal(j, want_j)
+    assert len(refs) > 4 and len(alive_at) > 4
+    # at each partition's pairs, the partitions before it are freed: fewer alive each time (all, before)
+    assert all(a > b for a, b in zip(alive_at, alive_at[1:]))
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 1 << 18])
+def test_joined_codes_are_each_once_in_order_and_the_parts_given_up(monkeypatch, chunk):
+    monkeypatch.setattr(minhash, "SPLIT_CHUNK", chunk)
+    rng = np.random.default_rng(2)
+    codes = [rng.integers(0, 60, size=n) for n in (40, 0, 75, 1)]
+    want = np.unique(np.concatenate(codes))
+    got = minhash._joined_once(codes)
+    assert codes == [] and got.dtype == np.int64 and np.array_equal(got, want)
+    assert len(minhash._joined_once([np.empty(0, np.int64)])) == 0
