@@ -202,13 +202,13 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
     bits = (rows - 1).bit_length()
     low = U64((1 << bits) - 1)
     spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
-    parts = _partitions(keys, low, spread)
     codes = []
-    for part in range(len(parts)):  # each partition freed once its codes are made (held to the end, with them: issue 26)
-        words, parts[part] = parts[part], np.empty(0, U64)
-        codes.append(_bucket_pairs(words, keys[:, part >> spread], low, bits, anchors,
-                                   None if offsets is None else offsets[:, part >> spread], keep))
-        del words
+    for c in range(m):  # a column's partitions at a time, each freed once its codes are made (all columns' at once: issue 26)
+        parts = _partitions(keys[:, c:c + 1], low, spread)
+        for part in range(len(parts)):
+            words, parts[part] = parts[part], np.empty(0, U64)
+            codes.append(_bucket_pairs(words, keys[:, c], low, bits, anchors, None if offsets is None else offsets[:, c], keep))
+            del words
     code = _joined_once(codes)
     if not len(code):
         return none

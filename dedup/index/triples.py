@@ -57,9 +57,9 @@ class MayVerify:
         self.codes = triple_codes(values)
         unequal = v.perms - math.ceil(bar * v.perms - 1e-9)
         self.need = values.shape[1] // TRIPLE - unequal  # <= 0: any pair the screen lets through may verify
-        self.ids = np.ascontiguousarray(sig[:, 1:1 + v.identity])
+        self.ids = sig[:, 1:1 + v.identity]  # views: only the few pairs past the screen are read (copies: 0.1 KB a row, issue 26)
         on = bool(v.numbers_at) and v.numbers_floor < v.threshold
-        self.numbers = np.ascontiguousarray(sig[:, v.numbers_at:]) if on else None
+        self.numbers = sig[:, v.numbers_at:] if on else None
         self.counts = number_counts(self.numbers) if on else None
         self.verifier = v
         self.small = v.compact(sig) if values.shape[1] == v.perms else None
