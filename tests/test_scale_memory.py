@@ -92,3 +92,32 @@ def test_joined_codes_are_each_once_in_order_and_the_parts_given_up(monkeypatch,
     got = minhash._joined_once(codes)
     assert codes == [] and got.dtype == np.int64 and np.array_equal(got, want)
     assert len(minhash._joined_once([np.empty(0, np.int64)])) == 0
+
+
+def test_may_verify_asked_in_chunks_is_asked_whole(monkeypatch):
+    """The search's screen asked ASK_PAIRS pairs at a time keeps what it kept asked whole, and never
+    gathers more than a chunk's rows at once."""
+    import yaml
+
+    import dedup.index.triples as triples
+    from dedup.config import parse_config
+    from dedup.demo import DEMO_CONFIG
+    from dedup.demo.generator import generate_petitions
+    from dedup.runs.parallel import featurize_rows
+    from dedup.runs.recipe import Recipe
+
+    recipe = Recipe.of(parse_config(yaml.safe_load(DEMO_CONFIG), origin="test"))
+    keys, feats, _ = featurize_rows(recipe.featurizer, [(str(r["id"]), r) for r in generate_petitions(400, seed=13).rows])
+    recipe = recipe.learn_content(feats)
+    sig = recipe.signatures(recipe.sketch(feats))
+    may = recipe.method.may_verify(sig)
+    i, j = np.triu_indices(len(sig), 1)
+    whole = may(i, j)
+    assert 0 < whole.sum() < len(i)
+    taken: list[int] = []
+    screen = may.verifier.screen
+    monkeypatch.setattr(triples, "ASK_PAIRS", 1000)
+    monkeypatch.setattr(may, "verifier", type("V", (), {"__getattr__": lambda s, n: getattr(may.__dict__["_v"], n),
+                                                        "screen": lambda s, a, b: taken.append(len(a)) or screen(a, b)})())
+    may.__dict__["_v"] = recipe.method.verifier
+    assert np.array_equal(may(i, j), whole) and max(taken) == 1000
