@@ -88,7 +88,7 @@ raw.setdefault("text", {})["workers"] = workers
 r = run_full(parse_config(raw, origin="bench"))
 stop.set()
 mb = 1 << 20
-print(json.dumps({"rows": r.rows_read, "groups": len(r.groups), "stages": r.stages,
+print(json.dumps({"rows": r.rows_read, "groups": len(r.groups), "stages": r.stages, "stages_cpu": r.stages_cpu,
                   "parent_mb": {k: v / mb for k, v in peaks.items()}, "children_mb": {k: v / mb for k, v in kids.items()},
                   "self_peak_mb": hwm(), "self_rusage_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "each_child_mb": sorted(([s, v / mb] for s, v in each.values()), key=lambda c: -c[1])[:4],

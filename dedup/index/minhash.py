@@ -202,16 +202,45 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
     bits = (rows - 1).bit_length()
     low = U64((1 << bits) - 1)
     spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
-    codes = [_bucket_pairs(words, keys[:, part >> spread], low, bits, anchors,
-                           None if offsets is None else offsets[:, part >> spread], keep)
-             for part, words in enumerate(_partitions(keys, low, spread))]
-    code = np.concatenate(codes)
-    del codes  # the partitions' codes: held with the joined ones they doubled the stage's peak
+    codes = []
+    for c in range(m):  # a column's partitions at a time, each freed once its codes are made (all columns' at once: issue 26)
+        parts = _partitions(keys[:, c:c + 1], low, spread)
+        for part in range(len(parts)):
+            words, parts[part] = parts[part], np.empty(0, U64)
+            codes.append(_bucket_pairs(words, keys[:, c], low, bits, anchors, None if offsets is None else offsets[:, c], keep))
+            del words
+    code = _joined_once(codes)
     if not len(code):
         return none
-    code.sort()
-    code = code[np.concatenate(([True], code[1:] != code[:-1]))]
     return _split_codes(code, rows)
+
+
+def _joined_once(codes: list[np.ndarray]) -> np.ndarray:
+    """The codes of all partitions, sorted, each once; ``codes`` emptied. Each partition's codes
+    are freed once copied in (the joined array's pages are taken as they are written), and the
+    repeats are dropped in the joined array's own place, SPLIT_CHUNK at a time, which is then cut
+    to its length: the stage held the partitions' codes and the joined ones, then the joined and
+    the kept ones, each pair at once (issue 26)."""
+    code = np.empty(sum(len(c) for c in codes), np.int64)
+    at = 0
+    while codes:
+        part = codes.pop(0)
+        code[at:at + len(part)] = part
+        at += len(part)
+        del part
+    code.sort()
+    kept, last = 0, None
+    for lo in range(0, len(code), SPLIT_CHUNK):  # a chunk's kept codes are at or before its own place
+        part = code[lo:lo + SPLIT_CHUNK]
+        new = np.concatenate(([last is None or part[0] != last], part[1:] != part[:-1]))
+        last, part = part[-1], part[new]
+        code[kept:kept + len(part)] = part
+        kept += len(part)
+    try:
+        code.resize(kept, refcheck=True)  # the tail given back where the array is its own (it is, here)
+    except ValueError:
+        code = code[:kept].copy()
+    return code
 
 
 def distances(fps: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:

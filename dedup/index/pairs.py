@@ -13,16 +13,19 @@ from .groups import Pair
 
 VERIFY_CHUNK = 1 << 18  # candidate pairs verified together (their two sketches: about 150 MB at 37 words)
 SCREEN_CHUNK = 1 << 16  # candidate pairs screened together (their compact rows: about 5 MB at 5 words)
+COMPACT_CHUNK = 1 << 14  # distinct rows moved together into the sketch array's own first rows
 
 
-def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def distinct_rows(keys: list[str], sketches: np.ndarray,
+                  in_place: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows' distinct sketches in the key order of the first row holding each.
 
     Returns (order, uniq, rep, of_row): the rows in key order (int64), the distinct sketches, ``rep[u]``
     the lowest-key row with sketch u, ``of_row[r]`` the index in ``uniq`` of row r. Key order
     matters: a bucket's anchors (dedup.index.anchors) are its first rows in this order. ``uniq``
     is the one copy made of the sketches (the rows in key order were one more, and ``uniq`` twice
-    while ordered: a full run's peak, issue 26).
+    while ordered: a full run's peak, issue 26). ``in_place``: the caller gives ``sketches`` up,
+    and ``uniq`` may be its first rows, moved there (``compacted``), instead of a copy beside it.
     """
     at = np.asarray(sorted(range(len(keys)), key=lambda r: key_sort(keys[r])), dtype=np.int64)  # the order, as an array (a list was 36 bytes a row)
     first_pos, inverse = _unique_rows(sketches, at)
@@ -32,7 +35,25 @@ def distinct_rows(keys: list[str], sketches: np.ndarray) -> tuple[np.ndarray, np
     of_row = np.empty(len(keys), dtype=np.int64)
     of_row[at] = rank[inverse]
     rep = at[first_pos[by_key]]
-    return at, np.take(sketches, rep, axis=0), rep, of_row
+    uniq = compacted(sketches, rep) if in_place else None
+    return at, np.take(sketches, rep, axis=0) if uniq is None else uniq, rep, of_row
+
+
+def compacted(table: np.ndarray, rep: np.ndarray) -> np.ndarray | None:
+    """``table[rep]`` made in ``table``'s own first rows (a view of them; the rest of ``table`` is
+    overwritten or left as it was), or None where it cannot be. Rows read in key order give a
+    rising ``rep``: row u's source is then at u or after, so filling the rows upward, a chunk
+    gathered before it is written, never overwrites a source still to be read. A full run's
+    groups stage held the whole sketch array and the distinct copy at once, its process's peak
+    (issue 26, bench/results/memory-s40.md); nothing else holds the array then."""
+    if (not isinstance(table, np.ndarray) or table.ndim != 2 or not table.flags.c_contiguous
+            or not table.flags.writeable or (len(rep) > 1 and not (rep[1:] > rep[:-1]).all())):
+        return None
+    for lo in range(0, len(rep), COMPACT_CHUNK):
+        part = rep[lo:lo + COMPACT_CHUNK]
+        if part[0] != lo or part[-1] != lo + len(part) - 1:  # rows already in place skipped
+            table[lo:lo + len(part)] = np.take(table, part, axis=0)
+    return table[:len(rep)]
 
 
 def _unique_rows(sketches: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -28,6 +28,7 @@ from .numbers import number_counts
 
 TRIPLE = 3
 CODE_ROWS = 1 << 14  # rows whose triple codes are made at a time
+ASK_PAIRS = 1 << 16  # pairs screened together (a hot bucket's partition held millions: their two rows' screen words, 80 bytes a pair)
 
 
 def triple_codes(values: np.ndarray) -> np.ndarray:
@@ -57,18 +58,24 @@ class MayVerify:
         self.codes = triple_codes(values)
         unequal = v.perms - math.ceil(bar * v.perms - 1e-9)
         self.need = values.shape[1] // TRIPLE - unequal  # <= 0: any pair the screen lets through may verify
-        self.ids = np.ascontiguousarray(sig[:, 1:1 + v.identity])
+        self.ids = sig[:, 1:1 + v.identity]  # views: only the few pairs past the screen are read (copies: 0.1 KB a row, issue 26)
         on = bool(v.numbers_at) and v.numbers_floor < v.threshold
-        self.numbers = np.ascontiguousarray(sig[:, v.numbers_at:]) if on else None
+        self.numbers = sig[:, v.numbers_at:] if on else None
         self.counts = number_counts(self.numbers) if on else None
         self.verifier = v
         self.small = v.compact(sig) if values.shape[1] == v.perms else None
 
     def __call__(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """The screen first (TextVerifier.screen: drops nearly all, on 5 words a row), then the
-        triples, identity fields and numbers of the few it lets through."""
+        """``_asked`` of ASK_PAIRS pairs at a time (the candidates' peak: issue 26)."""
         if self.small is None or not len(i):
             return np.ones(len(i), dtype=bool)
+        if len(i) <= ASK_PAIRS:
+            return self._asked(i, j)
+        return np.concatenate([self._asked(i[lo:lo + ASK_PAIRS], j[lo:lo + ASK_PAIRS]) for lo in range(0, len(i), ASK_PAIRS)])
+
+    def _asked(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """The screen first (TextVerifier.screen: drops nearly all, on 5 words a row), then the
+        triples, identity fields and numbers of the few it lets through."""
         ok = self.verifier.screen(np.take(self.small, i, axis=0), np.take(self.small, j, axis=0))
         may = np.flatnonzero(ok)
         if self.need <= 0 or not len(may):

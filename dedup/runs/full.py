@@ -59,7 +59,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
             rows, recipe, terms = featured.rows, featured.recipe, featured.terms
             decisions = store.decisions(recipe.table.name)
             with clock.stage("groups"):
-                distinct = distinct_rows(rows.keys, recipe.matrix(featured.sketches))  # for the pairs and the block entries
+                distinct = distinct_rows(rows.keys, recipe.matrix(featured.sketches), in_place=True)  # the sketches given up
             sketches = GatheredRows(distinct[1], distinct[3])  # the rows' sketches from the distinct ones: one copy
             del featured  # (the whole array was 0.3 KB a row more here; issue 26)
             give_back_freed()  # the read's and sketch stage's freed batches
