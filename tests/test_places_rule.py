@@ -76,14 +76,16 @@ def test_place_names_are_kept_after_the_numbers_and_never_count_among_them():
 
 def test_a_brief_pair_at_other_places_is_not_kept_and_a_neighbour_at_the_same_place_is():
     sig, s = _signatures(_rows())
-    on, off = _verifier(sig, 80), _verifier(sig, 0)
+    on, off = _verifier(sig, 80), TextVerifier(**{**_verifier(sig, 0).__dict__, "numbers_places": False})  # s41's rule off too
     first, elsewhere, neighbour, refile = s[:1], s[-3:-2], s[-2:-1], s[-1:]
     assert s[:, 0].max() < 80 and on.numbers_alike(first, elsewhere)[0][0] == 0.8  # brief, 4 of 5 alike
     assert M.numbers_floor <= on.scores(first, elsewhere)[0] < M.numbers_sure
     assert off(first, elsewhere).all() and not on(first, elsewhere).any()
     assert on.rules(first, elsewhere) == ["places_against"] and off.rules(first, elsewhere) != ["places_against"]
     assert on(first, neighbour).all() and on(first, refile).all()  # the same community
-    assert _verifier(sig, int(s[:, 0].min()))(first, elsewhere).all()  # no content under the chars: off
+    shorter = _verifier(sig, int(s[:, 0].min()))  # no content under the chars: off (and s41's numbers_places)
+    assert TextVerifier(**{**shorter.__dict__, "numbers_places": False})(first, elsewhere).all()
+    assert shorter.rules(first, elsewhere) == ["places_against"]  # rule numbers' bar, other places (s41)
 
 
 def test_a_refile_mistyping_its_place_name_is_kept_by_its_numbers():

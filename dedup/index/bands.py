@@ -1,41 +1,29 @@
-"""Text tables: candidate keys and verification over a row's signature (dedup.text.signature).
-
-Signature words: [content length, one hash per identity column, MinHash values two a word, the number
-of distinctive features, their MinHash values two a word] (dedup.text.signature).
+"""Text tables: candidate keys and verification over a row's signature (dedup.text.signature: [content
+length, one hash per identity column, MinHash values two a word, distinctive features, numbers]).
 
 Keys (the ``blockName`` of the store), at most 16 a row, however large the table:
 - ``bands`` MinHash band keys of ``r`` values each (LSH: a pair of Jaccard 0.75 shares one with
   probability 0.99 at 13 bands of 4, one of 0.5 with 0.56, one of 0.2 almost never);
-- exact keys of two identity columns together: the same person refiling a complaint with a changed
-  phone or a typo still shares name+address. Once only for a *short* content (fewer than
-  ``short_chars`` cleaned characters; its few shingles make Jaccard coarse); since issue 22 for
-  every content (``long_identity``): a long refile whose edits (a sentence added, a prefix, a new
-  phone) took it out of every band was never compared though the verifier's identity bar would
-  take it (bench/quality/recall22_where.py: on the tuning and held-out petitions most of the true
-  pairs never compared were the same person's).
+- exact keys of two identity columns together: the same person refiling with a changed phone or a
+  typo still shares name+address; for every content (``long_identity``, issue 22) or short ones only.
 
 Verification (``TextVerifier``): J is the share of equal MinHash values, an estimate of the
 contents' Jaccard similarity. A pair of long contents is kept at J >= ``threshold``, or at
 J >= ``identity_threshold`` when one identity column is equal (the same person); a pair with a
 short content needs J >= ``short_threshold`` (practically the same text, numbers included), or
-J >= ``short_identity_threshold`` with an identity column equal. A long pair under those bars is
-still kept by rule ``distinct`` (issue 22; off: ``distinct_floor`` 0.75 = ``threshold``): J >= ``distinct_floor``
-and the estimated Jaccard of the features the table does not share >= ``distinct_threshold``
-(bench/quality/tuning22_distinct_sweep.py; off because what is distinctive depends on what the
-full run learned, and held-out topic_place lost precision: bench/results/topic-recall-i22.md). Rule ``numbers`` (on): the rows' own numbers
-(dedup.text.numbers, compared exactly by dedup.index.numbers) keep a long pair at J >=
-``numbers_floor`` when both name at least ``numbers_least`` and share at least ``numbers_share``
-of the fewer (a refile of one incident on a shared topic template), and count against a long pair
-under ``numbers_sure`` that shares less than ``numbers_against`` of them (another incident at the
-same place): bench/quality/tuning22_numbers_sweep.py, bench/results/topic-i22-s34.md. With
-``numbers_brief_chars`` (on by default since session 36 (i22-places2), bench/results/places2-s36.md) a brief
-pair, the shorter content under it, is held to ``numbers_brief_against`` instead: a one-sentence
-template's own details are small-range numbers, two incidents share half of them by chance in a
-large table (bench/results/places-s36.md); rule ``places_against`` (session 37) drops such a pair
-(under ``places_against_chars``) naming two other communities (bench/results/numtok-s37.md). Every
-decision depends on the two rows alone, so full and incremental runs find the same pairs.
-Rule ``content_rare_identity`` (s39, bench/results/zhbar-s39.md): a long pair whose equal identity value the full run saw in
-at most ``identity_rare_rows`` rows (no ``GENERIC`` bit) is kept at ``identity_rare_threshold``. Defaults: tuning sets only.
+J >= ``short_identity_threshold`` with an identity column equal. Rule ``distinct`` (off:
+``distinct_floor`` = ``threshold``): J >= ``distinct_floor`` and the unshared features' J >= ``distinct_threshold``
+(bench/results/topic-recall-i22.md). Rule ``numbers`` (on): the rows' own numbers (dedup.text.numbers,
+compared exactly by dedup.index.numbers) keep a long pair at J >= ``numbers_floor`` when both name at
+least ``numbers_least`` and share at least ``numbers_share`` of the fewer (a refile of one incident on
+a shared topic template), unless both name places, none the same (``numbers_places``, session 41,
+bench/results/topic-s41.md); they count against a long pair under ``numbers_sure`` sharing less than
+``numbers_against`` of them (another incident at the same place: bench/results/topic-i22-s34.md), a
+brief pair (under ``numbers_brief_chars``) less than ``numbers_brief_against`` (bench/results/places2-s36.md);
+rule ``places_against`` drops a pair under ``places_against_chars`` naming two other communities
+(bench/results/numtok-s37.md). Rule ``content_rare_identity`` (bench/results/zhbar-s39.md): a long pair whose equal
+identity value the full run saw in at most ``identity_rare_rows`` rows (no ``GENERIC`` bit) is kept at
+``identity_rare_threshold``. Every decision depends on the two rows alone (full = incremental). Defaults: tuning sets only.
 """
 
 from __future__ import annotations
@@ -167,11 +155,11 @@ class TextVerifier:
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
+    numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(share, least): the share of the fewer number tokens the two rows have in common, and
-        how many the one with fewer has (0, 0 without number tokens)."""
+        """(share, least): the share of the fewer number tokens both rows name, and how many the fewer is (0, 0: none)."""
         if not self.numbers_at:
             return np.zeros(len(a)), np.zeros(len(a), np.int64)
         return self.tokens_alike(a[:, self.numbers_at:], b[:, self.numbers_at:])
@@ -193,7 +181,14 @@ class TextVerifier:
         sharing at least ``numbers_share`` of the fewer); its numbers count against it (J under ``numbers_sure``,
         both naming at least ``numbers_least``, sharing less than ``numbers_against``), or ``places_differ``."""
         keep, drop = self.numbers_alone(a, b, j)
+        keep = keep & ~self.named_elsewhere(a, b, keep)
         return keep, drop | self.places_differ(a, b, j, ~drop)  # the places only where the numbers did not decide
+
+    def named_elsewhere(self, a: np.ndarray, b: np.ndarray, kept: np.ndarray) -> np.ndarray:
+        """Of the pairs rule ``numbers`` keeps (``kept``), those naming places, none the same (``numbers_places``)."""
+        if not (self.numbers_places and self.numbers_at) or not np.any(kept):
+            return np.zeros(len(a), dtype=bool)
+        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], False, np.asarray(kept, dtype=bool))
 
     def numbers_alone(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``numbers_evidence`` of the numbers alone (the place names left out)."""
@@ -307,6 +302,7 @@ class TextVerifier:
         details = self.by_details(a, b, j) & ~short
         numbers, by_numbers = self.numbers_alone(a, b, j)  # numbers_evidence's two parts, kept apart to name them
         by_places = self.places_differ(a, b, j, ~by_numbers)  # the numbers named first
+        elsewhere = (self.named_elsewhere(a, b, numbers) & ~short).tolist()  # rule numbers' bar reached, other places
         numbers &= ~short
         unlike, places = ((by_numbers | by_places) & ~short).tolist(), by_places.tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
@@ -325,7 +321,8 @@ class TextVerifier:
             elif rare[n] and not sh and x >= self.identity_rare_threshold:
                 out.append("content_rare_identity")
             else:
-                out.append("distinct" if dt else "numbers" if nu else with_id if s else plain)
+                out.append("distinct" if dt else "places_against" if elsewhere[n] else "numbers" if nu
+                           else with_id if s else plain)
         return out
 
     def compact(self, sig: np.ndarray) -> np.ndarray | None:
