@@ -88,7 +88,7 @@ class _Hashed(dict):
     a place name's over it), each hashed once while remembered: a table's rows share most tokens
     (3月, 12号, their community's name)."""
 
-    LIMIT = 1 << 18
+    LIMIT = 1 << 16  # tokens remembered (some 10 MB a memo); then forgotten all at once
 
     def __init__(self, mask: int, bits: int) -> None:
         super().__init__()
