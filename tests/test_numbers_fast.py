@@ -1,5 +1,5 @@
 """Issue 26 (session 42, bench/results/numfast-s42.md): the faster number tokens and place names
-(dedup.text.numbers: one scan for the characters an ending begins with instead of a lookahead at
+(dedup.text.numbers: one scan for the characters an ending ends with instead of a lookahead at
 every position, each cell normalised once, hashes remembered, one array) give exactly what the code
 before them gave. That code is kept here as the reference and both are run on the demo rows, the
 held-out news rows, and random and adversarial strings (overlapping endings 花园/园, 新城/城,

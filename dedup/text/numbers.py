@@ -36,7 +36,7 @@ _FUNCTION = frozenset("的了和与及在是向对把被从到给让为于也都
 _NOT_PLACES = frozenset(("政府", "家庭", "法庭", "开庭", "校园", "县城", "进城", "省城"))  # words ending like a place name
 _TWO = frozenset(e for e in PLACE_ENDINGS if len(e) == 2)
 _ONE = frozenset(e for e in PLACE_ENDINGS if len(e) == 1)
-_ENDING = re.compile("[" + "".join(sorted({e[0] for e in PLACE_ENDINGS})) + "]")  # where an ending may begin
+_LAST = re.compile("[" + "".join(sorted({e[-1] for e in PLACE_ENDINGS})) + "]")  # where an ending may end (rarer than its first characters)
 
 
 def place_tokens(text: str) -> set[str]:
@@ -47,19 +47,18 @@ def place_tokens(text: str) -> set[str]:
 
 
 def _places(text: str) -> set[str]:
-    """``place_tokens`` of text already NFKC. A match begins two characters before a character that
-    may begin an ending, so one scan (in C) for those characters finds every match: the two before
-    it are checked here, and its ending is the two-character one when there is one (as the
-    alternation of PLACE_ENDINGS tried them first: 新城 before 城). Session 42 (numfast-s42.md): the
-    lookahead this replaced was tried at every position with 19 alternatives."""
-    found = []
-    for m in _ENDING.finditer(text, 2):
-        p = m.start()
-        if "\u4e00" <= text[p - 2] <= "\u9fff" and "\u4e00" <= text[p - 1] <= "\u9fff":
-            if text[p:p + 2] in _TWO:
-                found.append((p - 2, p + 2))
-            elif text[p] in _ONE:
-                found.append((p - 2, p + 1))
+    """``place_tokens`` of text already NFKC. Every ending ends on one of a few characters, so one
+    scan (in C) for those finds every match: at such a character q, a two-character ending
+    q-1..q and a one-character one at q (the alternation of PLACE_ENDINGS tried two-character ones
+    first: 新城 before 城), each with its two Han characters before it. Session 42 (numfast-s42.md):
+    the lookahead this replaced was tried at every position with 19 alternatives."""
+    found = []  # (start, end) by end, then start: the stable sort below orders them as the lookahead did
+    for m in _LAST.finditer(text, 2):
+        q = m.start()
+        if q >= 3 and text[q - 1:q + 1] in _TWO and "\u4e00" <= text[q - 3] <= "\u9fff" and "\u4e00" <= text[q - 2] <= "\u9fff":
+            found.append((q - 3, q + 1))
+        if text[q] in _ONE and text[q:q + 2] not in _TWO and "\u4e00" <= text[q - 2] <= "\u9fff" and "\u4e00" <= text[q - 1] <= "\u9fff":
+            found.append((q - 2, q + 1))
     if not found:
         return set()
     found.sort(key=lambda se: -se[1])  # stable: of two ending at one place, the earlier start first
