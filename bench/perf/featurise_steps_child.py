@@ -61,6 +61,7 @@ def steps(config: str, db: str, limit: int) -> dict[str, float]:
     grams = [[s[1] for s in split[i:i + BATCH]] for i in range(0, n, BATCH)]
     codes = cpu("  shingle_codes", lambda: [shingles.shingle_codes(g) for g in grams])
     cpu("  distinct_per_row (the n-grams)", lambda: [shingles.distinct_per_row(c, o, BATCH) for c, o in codes])
+    cpu("TextSignature.numbers_of (number tokens, place names)", lambda: [sig.numbers_of(kept[i:i + BATCH]) for i in range(0, n, BATCH)])
     return out
 
 

@@ -26,7 +26,7 @@ from cityhash import CityHash64
 from ..index.numbers import PLACE_BIT
 from .normalize import nfkc
 
-_NUMBER = re.compile(r"(\d+)(\D?)")
+_NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
 NUMBERS_VERSION = 3  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no name left out (session 40)
 # endings of Chinese residential place names (a general list); a place name is two characters and one
@@ -34,15 +34,34 @@ PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "�
                  "新城", "苑", "城", "园", "府", "庭", "湾")
 _FUNCTION = frozenset("的了和与及在是向对把被从到给让为于也都就而或并且其这那个")  # never in a place name's two characters
 _NOT_PLACES = frozenset(("政府", "家庭", "法庭", "开庭", "校园", "县城", "进城", "省城"))  # words ending like a place name
-_PLACE = re.compile(r"(?=([\u4e00-\u9fff]{2}(?:" + "|".join(PLACE_ENDINGS) + ")))")
+_TWO = frozenset(e for e in PLACE_ENDINGS if len(e) == 2)
+_ONE = frozenset(e for e in PLACE_ENDINGS if len(e) == 1)
+_LAST = re.compile("[" + "".join(sorted({e[-1] for e in PLACE_ENDINGS})) + "]")  # where an ending may end (rarer than its first characters)
 
 
 def place_tokens(text: str) -> set[str]:
     """The place names of NFKC ``text``: two Han characters and a place ending; of overlapping
     matches the one ending last (青城小区, not 于青城, in 关于青城小区), once matches that are no name
     are left out (``not_a_name``: 社区小区 in 北河社区小区, 区的小区, 民政府)."""
-    text = nfkc(text)
-    found = sorted(((m.start(), m.start() + len(m.group(1))) for m in _PLACE.finditer(text)), key=lambda se: -se[1])
+    return _places(nfkc(text))
+
+
+def _places(text: str) -> set[str]:
+    """``place_tokens`` of text already NFKC. Every ending ends on one of a few characters, so one
+    scan (in C) for those finds every match: at such a character q, a two-character ending
+    q-1..q and a one-character one at q (the alternation of PLACE_ENDINGS tried two-character ones
+    first: 新城 before 城), each with its two Han characters before it. Session 42 (numfast-s42.md):
+    the lookahead this replaced was tried at every position with 19 alternatives."""
+    found = []  # (start, end) by end, then start: the stable sort below orders them as the lookahead did
+    for m in _LAST.finditer(text, 2):
+        q = m.start()
+        if q >= 3 and text[q - 1:q + 1] in _TWO and "\u4e00" <= text[q - 3] <= "\u9fff" and "\u4e00" <= text[q - 2] <= "\u9fff":
+            found.append((q - 3, q + 1))
+        if text[q] in _ONE and text[q:q + 2] not in _TWO and "\u4e00" <= text[q - 2] <= "\u9fff" and "\u4e00" <= text[q - 1] <= "\u9fff":
+            found.append((q - 2, q + 1))
+    if not found:
+        return set()
+    found.sort(key=lambda se: -se[1])  # stable: of two ending at one place, the earlier start first
     kept: list[tuple[int, int]] = []
     for start, end in found:
         if not not_a_name(text[start:end]) and all(end <= s or start >= e for s, e in kept):
@@ -60,26 +79,59 @@ def not_a_name(match: str) -> bool:
 
 def number_tokens(text: str) -> set[str]:
     """The distinct digit runs of NFKC ``text``, each with the character after it (its unit)."""
-    return {d + u for d, u in _NUMBER.findall(nfkc(text))}
+    return set(_NUMBER.findall(nfkc(text)))
+
+
+class _Hashed(dict):
+    """token -> its stored 32-bit value (CityHash64 of its UTF-8, never 0; a number's under PLACE_BIT,
+    a place name's over it), each hashed once while remembered: a table's rows share most tokens
+    (3月, 12号, their community's name)."""
+
+    LIMIT = 1 << 16  # tokens remembered (some 10 MB a memo); then forgotten all at once
+
+    def __init__(self, mask: int, bits: int) -> None:
+        super().__init__()
+        self.mask, self.bits = mask, bits
+
+    def __missing__(self, token: str) -> int:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        value = self[token] = (CityHash64(token.encode("utf-8")) & self.mask) | self.bits
+        return value
+
+
+_NUMBER_HASH = _Hashed(PLACE_BIT - 1, 1)
+_PLACE_HASH = _Hashed(0xFFFF_FFFF, PLACE_BIT | 1)
 
 
 def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP, places: bool = True) -> np.ndarray:
     """(rows, 1 + keep / 2) uint64: how many distinct number tokens each row's cells have (and
     how many place names, times 2**32), then the smallest ``keep`` of their 32-bit hashes (never 0;
     a number's under PLACE_BIT, a place name's over it) ascending, two a word, 0-padded;
-    ``places`` False: no place names (the numbers as version 2 stores them)."""
-    out = np.zeros((len(cells), 1 + keep // 2), np.uint64)
-    values = np.zeros((len(cells), keep), np.uint32)
-    for r, parts in enumerate(cells):
-        tokens = set().union(*map(number_tokens, parts)) if parts else set()
-        named = set().union(*map(place_tokens, parts)) if parts and places else set()
+    ``places`` False: no place names (the numbers as version 2 stores them). Each cell is
+    normalised once for both, and the values gathered in one list for one array (session 42)."""
+    counts: list[int] = []
+    flat: list[int] = []
+    pad = [0] * keep
+    for parts in cells:
+        tokens: set[str] = set()
+        named: set[str] = set()
+        for part in parts:
+            text = nfkc(part)
+            tokens.update(_NUMBER.findall(text))
+            if places:
+                named |= _places(text)
         if not tokens and not named:
+            counts.append(0)
+            flat += pad
             continue
-        hashed = sorted({(CityHash64(t.encode("utf-8")) & (PLACE_BIT - 1)) | 1 for t in tokens})
-        hashed += sorted({(CityHash64(t.encode("utf-8")) & 0xFFFF_FFFF) | PLACE_BIT | 1 for t in named})
-        hashed = hashed[:keep]
-        out[r, 0] = len(tokens) + (len(named) << 32)
-        values[r, :len(hashed)] = hashed
-    out[:, 1:] = values.view(np.uint64)
+        hashed = sorted({_NUMBER_HASH[t] for t in tokens})
+        hashed += sorted({_PLACE_HASH[t] for t in named})
+        del hashed[keep:]
+        counts.append(len(tokens) + (len(named) << 32))
+        flat += hashed
+        flat += pad[len(hashed):]
+    out = np.zeros((len(cells), 1 + keep // 2), np.uint64)
+    out[:, 0] = counts
+    out[:, 1:] = np.array(flat, np.uint32).reshape(len(cells), keep).view(np.uint64)
     return out
-
