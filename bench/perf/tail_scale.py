@@ -5,6 +5,7 @@ checkout, on the same sketches, in one run.
 
     python -m bench.perf.tail_scale --sizes 200000,400000 --baseline-code /path/to/a/checkout/of/main
     python -m bench.perf.tail_scale --sizes 20000,40000                     # a quick look
+    python -m bench.perf.tail_scale --generator news --seed 100 --sizes 100000,200000
 
 Each size's demo table (``generate_petitions(n, seed)``) is featurised and sketched once, by this
 checkout, and kept under ``--cache`` (bench/out/tail; a later run reuses it); then each checkout
@@ -63,9 +64,12 @@ print(json.dumps({"rows": len(keys), "distinct": len(uniq), "candidates": len(i)
 STAGES = ("groups", "candidates", "verify")
 
 
-def sketched(n: int, seed: int, workers: int, cache: Path) -> Path:
-    """The npz of the demo table's keys and sketches at ``n`` rows (made once, by this checkout)."""
-    path = cache / f"demo-{n}-seed{seed}.npz"
+def sketched(n: int, seed: int, workers: int, cache: Path, generator: str = "demo") -> Path:
+    """The npz of the table's keys and sketches at ``n`` rows (made once, by this checkout): the
+    demo's (``generate_petitions``) or the held-out news-length petitions' (``news``), both read
+    with the demo config (the same fields, the default match), so only the rows differ."""
+    name = "demo" if generator == "demo" else generator
+    path = cache / f"{name}-{n}-seed{seed}.npz"
     if path.exists():
         return path
     import numpy as np
@@ -79,9 +83,14 @@ def sketched(n: int, seed: int, workers: int, cache: Path) -> Path:
     from dedup.runs.recipe import Recipe
 
     cache.mkdir(parents=True, exist_ok=True)
-    db = cache / f"demo-{n}-seed{seed}.db"
+    db = cache / f"{name}-{n}-seed{seed}.db"
     db.unlink(missing_ok=True)
-    write_sample_db(f"sqlite:///{db}", generate_petitions(n, seed=seed))
+    if generator == "news":
+        from bench.datasets.heldout.common import write_sqlite
+        from bench.datasets.heldout.petitions_news import generate_petitions as news_petitions
+        write_sqlite(news_petitions(n, seed=seed), str(db))
+    else:
+        write_sample_db(f"sqlite:///{db}", generate_petitions(n, seed=seed))
     raw = yaml.safe_load(DEMO_CONFIG)
     raw["source"]["url"], raw["store"]["url"] = f"sqlite:///{db}", f"sqlite:///{cache / 'unused-store.db'}"
     raw.setdefault("text", {})["workers"] = workers
@@ -138,12 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sizes", default="200000,400000", help="comma-separated row counts (n, 2n, ...)")
     p.add_argument("--seed", type=int, default=5)
+    p.add_argument("--generator", choices=("demo", "news"), default="demo",
+                   help="demo: generate_petitions; news: bench/datasets/heldout/petitions_news (held out)")
     p.add_argument("--workers", type=int, default=2, help="featurising workers (the sketches, made once)")
     p.add_argument("--cache", type=Path, default=OUT / "tail")
     p.add_argument("--baseline-code", type=Path, help="also run the tail with dedup from this checkout")
     p.add_argument("--json", type=Path, help="write every run's numbers here")
     a = p.parse_args(argv)
-    paths = [sketched(int(n), a.seed, a.workers, a.cache) for n in a.sizes.split(",")]
+    paths = [sketched(int(n), a.seed, a.workers, a.cache, a.generator) for n in a.sizes.split(",")]
     codes = [("this checkout", None)] + ([("baseline", a.baseline_code)] if a.baseline_code else [])
     results: dict[str, list[dict]] = {name: [] for name, _ in codes}
     for path in paths:

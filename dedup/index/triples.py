@@ -89,7 +89,7 @@ class MayVerify:
         ok = equal >= self.need
         rest = np.flatnonzero(~ok)
         if len(rest) and self.ids.shape[1]:
-            a, b = np.take(self.ids, i[rest], axis=0), np.take(self.ids, j[rest], axis=0)
+            a, b = self.ids[i[rest]], self.ids[j[rest]]  # indexed, not np.take: see _numbers_alike
             same = ((a == b) & (a != 0)).any(axis=1)
             ok[rest[same]] = True
             rest = rest[~same]
@@ -98,11 +98,14 @@ class MayVerify:
         return ok
 
     def _numbers_alike(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Rule ``numbers``' condition on the number tokens (its bar on J left out)."""
+        """Rule ``numbers``' condition on the number tokens (its bar on J left out). The words are
+        gathered by indexing: ``np.take`` of a view that is not C-contiguous (``self.numbers`` and
+        ``self.ids`` are columns of the signatures) first copies the whole view, every row, at
+        every call; with a call or more per partition, and partitions growing with the rows, the
+        search grew as rows squared (issue 26, bench/results/growth-s42.md)."""
         v, least = self.verifier, np.minimum(self.counts[i], self.counts[j])
         out = np.zeros(len(i), dtype=bool)
         named = np.flatnonzero(least >= v.numbers_least)  # the cheap half first: both name enough
         if len(named):
-            out[named] = v.numbers_agree(*v.tokens_alike(np.take(self.numbers, i[named], axis=0),
-                                                         np.take(self.numbers, j[named], axis=0)))
+            out[named] = v.numbers_agree(*v.tokens_alike(self.numbers[i[named]], self.numbers[j[named]]))
         return out
