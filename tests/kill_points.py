@@ -142,6 +142,48 @@ class MariadbStore:
         self.admin.dispose()
 
 
+class PostgresStore:
+    """A database per state; saving and restoring copy a whole database (CREATE DATABASE ... TEMPLATE),
+    its sequences with it (the runs' and decisions' SERIAL ids go on where the saved state left them),
+    once the source's sessions are ended (a killed run's, a pooled one: the template must be idle)."""
+
+    name = "postgresql"
+
+    def __init__(self, server_url: str):
+        url = sa.make_url(server_url).set(query={})  # the fixture's search_path option: a schema of its own
+        self.admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        self.prefix = "k_" + uuid.uuid4().hex[:8]
+        self.db = self.prefix + "_work"
+        self.url = url.set(database=self.db).render_as_string(hide_password=False)
+        self.blank()
+
+    def _copy(self, src: str, dst: str) -> None:
+        with self.admin.connect() as c:
+            c.exec_driver_sql(f'DROP DATABASE IF EXISTS "{dst}" WITH (FORCE)')
+            c.exec_driver_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = %s AND pid <> pg_backend_pid()", (src,))
+            c.exec_driver_sql(f'CREATE DATABASE "{dst}" TEMPLATE "{src}"')  # waits for the ended sessions to go
+
+    def blank(self) -> None:
+        with self.admin.connect() as c:
+            c.exec_driver_sql(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
+            c.exec_driver_sql(f'CREATE DATABASE "{self.db}"')
+
+    def save(self, label: str) -> None:
+        self._copy(self.db, f"{self.prefix}_{label}")
+
+    def restore(self, label: str) -> None:
+        self._copy(f"{self.prefix}_{label}", self.db)
+
+    def dispose(self) -> None:
+        with self.admin.connect() as c:
+            names = [r[0] for r in c.exec_driver_sql("SELECT datname FROM pg_database WHERE datname LIKE %s",
+                                                      (self.prefix + "%",))]
+            for n in names:
+                c.exec_driver_sql(f'DROP DATABASE "{n}" WITH (FORCE)')
+        self.admin.dispose()
+
+
 class MongoStore:
     """A database per state; restoring copies each collection's documents and indexes."""
 
