@@ -99,7 +99,23 @@ class SqliteStore:
         pass
 
 
-class MariadbStore:
+class _StateCopies:
+    """Saving and restoring a state by copying it whole (``_copy``) to and from a database of its own."""
+
+    db: str
+    prefix: str
+
+    def _copy(self, src: str, dst: str) -> None:
+        raise NotImplementedError
+
+    def save(self, label: str) -> None:
+        self._copy(self.db, f"{self.prefix}_{label}")
+
+    def restore(self, label: str) -> None:
+        self._copy(f"{self.prefix}_{label}", self.db)
+
+
+class MariadbStore(_StateCopies):
     """A database per state; restoring copies each table (CREATE TABLE LIKE, INSERT SELECT)."""
 
     name = "mariadb"
@@ -128,12 +144,6 @@ class MariadbStore:
     def blank(self) -> None:
         self._run(f"DROP DATABASE IF EXISTS `{self.db}`", f"CREATE DATABASE `{self.db}` CHARACTER SET utf8mb4")
 
-    def save(self, label: str) -> None:
-        self._copy(self.db, f"{self.prefix}_{label}")
-
-    def restore(self, label: str) -> None:
-        self._copy(f"{self.prefix}_{label}", self.db)
-
     def dispose(self) -> None:
         with self.admin.connect() as c:
             names = [r[0] for r in c.exec_driver_sql("SHOW DATABASES") if r[0].startswith(self.prefix)]
@@ -142,7 +152,7 @@ class MariadbStore:
         self.admin.dispose()
 
 
-class PostgresStore:
+class PostgresStore(_StateCopies):
     """A database per state; saving and restoring copy a whole database (CREATE DATABASE ... TEMPLATE),
     its sequences with it (the runs' and decisions' SERIAL ids go on where the saved state left them),
     once the source's sessions are ended (a killed run's, a pooled one: the template must be idle)."""
@@ -169,12 +179,6 @@ class PostgresStore:
             c.exec_driver_sql(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
             c.exec_driver_sql(f'CREATE DATABASE "{self.db}"')
 
-    def save(self, label: str) -> None:
-        self._copy(self.db, f"{self.prefix}_{label}")
-
-    def restore(self, label: str) -> None:
-        self._copy(f"{self.prefix}_{label}", self.db)
-
     def dispose(self) -> None:
         with self.admin.connect() as c:
             names = [r[0] for r in c.exec_driver_sql("SELECT datname FROM pg_database WHERE datname LIKE %s",
@@ -184,7 +188,7 @@ class PostgresStore:
         self.admin.dispose()
 
 
-class MongoStore:
+class MongoStore(_StateCopies):
     """A database per state; restoring copies each collection's documents and indexes."""
 
     name = "mongo"
@@ -212,12 +216,6 @@ class MongoStore:
 
     def blank(self) -> None:
         self.client.drop_database(self.db)
-
-    def save(self, label: str) -> None:
-        self._copy(self.db, f"{self.prefix}_{label}")
-
-    def restore(self, label: str) -> None:
-        self._copy(f"{self.prefix}_{label}", self.db)
 
     def dispose(self) -> None:
         for name in self.client.list_database_names():
