@@ -63,6 +63,20 @@ def test_matches_that_are_no_name_are_left_out():
     assert places_unlike(a, b, unless_numbers=True).tolist() == [True]  # shared only the matches left out before
 
 
+def test_names_beginning_with_he_are_names_before_a_two_character_ending():
+    """Session 43: 和 ("and") was never in a name, so 和平小区 named no place and 和谐家园 named 谐家园:
+    a letter from 和平小区 and one from 幸福小区 did not name two places. Before a one-character ending
+    和 is still "and" (和台湾, 和小城 in the news corpus), and in second place it always is."""
+    assert place_tokens("我住在和平小区3号楼") == {"和平小区"}
+    assert place_tokens("和谐家园的住户") == {"和谐家园"}
+    assert place_tokens("我们与和美新城的业主") == {"和美新城"}
+    assert place_tokens("中国和台湾") == set() and place_tokens("去和小城") == set()
+    assert place_tokens("他们和小区物业协商") == set()  # 们和小区: 和 second
+    a = number_words([["和平小区3号楼电梯停了12天"]])
+    b = number_words([["幸福小区3号楼电梯停了12天"]])
+    assert places_unlike(a, b, unless_numbers=False).tolist() == [True]
+
+
 def test_place_names_are_kept_after_the_numbers_and_never_count_among_them():
     a = number_words([["青城小区12号楼3单元7月9日"], ["青城小区12号楼"], ["7月9日"]])
     b = number_words([["金桥新村12号楼3单元7月9日"], ["青城小区 12号楼"], ["金桥新村7月9日"]])

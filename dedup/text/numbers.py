@@ -28,11 +28,12 @@ from .normalize import nfkc
 
 _NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
-NUMBERS_VERSION = 3  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no name left out (session 40)
+NUMBERS_VERSION = 4  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43)
 # endings of Chinese residential place names (a general list); a place name is two characters and one
 PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
                  "新城", "苑", "城", "园", "府", "庭", "湾")
 _FUNCTION = frozenset("的了和与及在是向对把被从到给让为于也都就而或并且其这那个")  # never in a place name's two characters
+_NAME_FIRST = frozenset("和")  # ... except first before a two-character ending: 和平小区, 和谐家园 (not 和台湾, 和小城: "and")
 _NOT_PLACES = frozenset(("政府", "家庭", "法庭", "开庭", "校园", "县城", "进城", "省城"))  # words ending like a place name
 _TWO = frozenset(e for e in PLACE_ENDINGS if len(e) == 2)
 _ONE = frozenset(e for e in PLACE_ENDINGS if len(e) == 1)
@@ -73,8 +74,12 @@ def not_a_name(match: str) -> bool:
     """Whether a match of two characters and a place ending is no place name (session 40): its two
     characters are a place ending themselves (社区 of 北河社区小区) or hold a function character (区的小区),
     or it ends in a word that is no place (民政府: 人民政府). Such matches were shared by every letter
-    of one form or topic, so two letters naming different communities still "shared a place"."""
-    return match[:2] in PLACE_ENDINGS or any(c in _FUNCTION for c in match[:2]) or match[-2:] in _NOT_PLACES
+    of one form or topic, so two letters naming different communities still "shared a place".
+    Session 43: 和 begins common names (和平小区, 和谐家园); before a two-character ending it is one,
+    while before a one-character ending it is mostly "and" (和台湾, 和小城 in the news corpus). Until
+    then 和平小区 named no place and 和谐家园 named 谐家园."""
+    first = match[0] in _FUNCTION and not (match[0] in _NAME_FIRST and match[2:] in _TWO)
+    return match[:2] in PLACE_ENDINGS or first or match[1] in _FUNCTION or match[-2:] in _NOT_PLACES
 
 
 def number_tokens(text: str) -> set[str]:
