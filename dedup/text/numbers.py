@@ -28,7 +28,9 @@ from .normalize import nfkc
 
 _NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
-NUMBERS_VERSION = 4  # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43)
+# 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no
+# name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43)
+NUMBERS_VERSION = 4
 # endings of Chinese residential place names (a general list); a place name is two characters and one
 PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
                  "新城", "苑", "城", "园", "府", "庭", "湾")
