@@ -7,6 +7,7 @@ full run then an incremental one still group as one full run that keeps what the
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from bench.datasets.records.copies import FIELDS, generate
 from dedup.config.model import FieldSpec
@@ -21,6 +22,7 @@ from test_incremental import memberships, store_url  # noqa: F401  (store_url: t
 from test_record_floor_runs import config, write
 
 ON = {"against": 2.0, "against_below": 0.3, "against_top": 4, "against_needs": 1, "against_agree": 1}
+EXCUSED = dict(ON, initial=1, against_near=1, initial_score=0.5)  # s43: initials and near names excused (signature v2)
 INIT = {"given_name": 2, "surname": 2, "street_number": 1.5, "address_1": 1.5, "address_2": 1.5, "date_of_birth": 2,
         "id_number": 3}  # the weights `dedup init` writes for these columns
 SPECS = tuple(FieldSpec(name=f, kind="short", weight=float(INIT.get(f, 1))) for f in FIELDS)
@@ -49,9 +51,10 @@ def test_a_family_member_falls_under_the_bar_and_copies_score_as_before():
     assert np.array_equal(on[2:], off[2:])  # the initial's birth date and the typo copy: two distinctive fields equal or close
 
 
-def test_off_by_default_and_a_neutral_factor_changes_nothing():
+def test_a_neutral_factor_changes_nothing_and_the_default_is_s43s_choice():
     assert np.array_equal(scores(), scores(**dict(ON, against=1.0)))
-    assert Records.against == {}
+    assert Records.against == {"against": 1.25, "against_below": 0.3, "against_top": 4, "against_needs": 1,
+                                "against_agree": 1, "initial": 1, "initial_score": 0.5, "against_near": 1}
 
 
 def test_distinctive_fields_are_those_of_most_say_and_against_counts_them():
@@ -69,18 +72,22 @@ def test_distinctive_fields_are_those_of_most_say_and_against_counts_them():
 def test_the_stamp_names_the_rule_only_when_it_is_on(monkeypatch):
     cfg = config("sqlite:///src.db", "sqlite:///store.db")
     tcfg = cfg.tables["persons"]
-    assert not any(k.startswith("against") for k in Records.of(cfg, tcfg).stamp()["keys"])
+    shipped = Records.of(cfg, tcfg).stamp()["keys"]
+    assert {k: v for k, v in shipped.items() if k.startswith(("against", "initial"))} == dict(Records.against, against_agree_at=1.0)
+    monkeypatch.setattr(Records, "against", {})
+    assert not any(k.startswith(("against", "initial")) for k in Records.of(cfg, tcfg).stamp()["keys"])
     monkeypatch.setattr(Records, "against", ON)
-    assert {k: v for k, v in Records.of(cfg, tcfg).stamp()["keys"].items() if k.startswith("against")} == ON
+    got = {k: v for k, v in Records.of(cfg, tcfg).stamp()["keys"].items() if k.startswith(("against", "initial"))}
+    assert got == dict(ON, against_near=-1, against_agree_at=1.0)  # s43's keys at their "off" values; no initial
 
 
-def check_exact(url, tmp_path, monkeypatch, n: int) -> None:
+def check_exact(url, tmp_path, monkeypatch, n: int, setting: dict = ON, seed: int = 5) -> None:
     """Rows 1..2n/3 full, the rest incremental, then `full --keep-terms` on the same store: the same
     groups, and the rule moved some (a one full run without it groups otherwise)."""
-    rows = generate(n, seed=5)[0]
+    rows = generate(n, seed=seed)[0]
     src = tmp_path / "src.db"
     write(src, rows[:n * 2 // 3])
-    monkeypatch.setattr(Records, "against", ON)
+    monkeypatch.setattr(Records, "against", setting)
     cfg = config(f"sqlite:///{src}", url)
     run_full(cfg, "persons")
     write(src, rows[n * 2 // 3:])
@@ -94,9 +101,14 @@ def check_exact(url, tmp_path, monkeypatch, n: int) -> None:
     assert memberships(off, "persons") != grouped
 
 
-def test_full_then_incremental_with_the_rule_groups_as_one_full_run(store_url, tmp_path, monkeypatch):  # noqa: F811
-    check_exact(store_url, tmp_path, monkeypatch, 240 if store_url.startswith("mongodb") else 900)
+SETTINGS = pytest.mark.parametrize("setting, seed", [(ON, 5), (EXCUSED, 7)], ids=["s42", "s43-excused"])  # seeds it moves
 
 
-def test_full_then_incremental_with_the_rule_on_a_live_server(mongo_live_url, tmp_path, monkeypatch):  # noqa: F811
-    check_exact(mongo_live_url, tmp_path, monkeypatch, 240)
+@SETTINGS
+def test_full_then_incremental_with_the_rule_groups_as_one_full_run(store_url, tmp_path, monkeypatch, setting, seed):  # noqa: F811
+    check_exact(store_url, tmp_path, monkeypatch, 240 if store_url.startswith("mongodb") else 900, setting, seed)
+
+
+@SETTINGS
+def test_full_then_incremental_with_the_rule_on_a_live_server(mongo_live_url, tmp_path, monkeypatch, setting, seed):  # noqa: F811
+    check_exact(mongo_live_url, tmp_path, monkeypatch, 240, setting, seed)

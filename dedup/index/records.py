@@ -72,7 +72,7 @@ import numpy as np
 
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
-from .record_fields import against, crossed
+from .record_fields import against, distinctive, excused, floors
 from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
 from .record_redundancy import APART, JOINT_FIELDS, agreements, joint, redundancy
 from .record_say import SAYS, bits
@@ -130,6 +130,10 @@ class RecordScheme:
     against_top: int = 3         # distinctive: the fields of most say
     against_needs: int = 1       # only in pairs with at least this many such fields
     against_agree: int = MAX_KEYS  # and at most this many distinctive fields equal
+    initial: int = 0             # a value this short, same first character: not against; scores initial_score
+    initial_score: float = 0.0
+    against_near: int = -1       # >= 0: a value of one first letter and this near a length: not against
+    against_agree_at: float = 1.0  # a distinctive field agrees scoring this much (against_agree)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -331,7 +335,7 @@ class RecordScheme:
         weights, similar = self.weights(), self.similar()
         red = self.linked * self.redundancy() if self.linked else None
         ha, hb = self.hashes(a), self.hashes(b)
-        crossed = self._crossed(ha, hb)
+        crossed = floors(ha, hb, self.fields, self.swaps, self.initial, self.initial_score)  # swaps, initials
         num, den, used, scored = np.zeros(len(a)), np.zeros(len(a)), np.zeros((len(a), self.fields)), np.zeros((len(a), self.fields))
         told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
         pairs = joint(self._learned(), self.fields) if red is not None and self.joint else {}
@@ -354,14 +358,12 @@ class RecordScheme:
             den += w * both
             used[:, f], scored[:, f] = w * both, s
         if self.against != 1.0 and self.against_below > 0:  # off: main's sums, bit for bit
+            why = excused(ha, hb, self.initial, self.against_near, distinctive(weights, self.against_top))
             more = used * (against(scored, used, weights, self.against_below, self.against, self.against_top,
-                                   self.against_needs, self.against_agree) - 1)
+                                   self.against_needs, self.against_agree, why, self.against_agree_at) - 1)
             num, den, used = num + (more * scored).sum(axis=1), den + more.sum(axis=1), used + more
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, num / den, np.nan), used
-
-    def _crossed(self, ha: np.ndarray, hb: np.ndarray) -> np.ndarray:
-        return crossed(ha, hb, self.fields) if self.swaps else np.zeros(ha.shape)
 
     def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
         """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
@@ -376,7 +378,7 @@ class RecordScheme:
         a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
         ha, hb, similar = self.hashes(a), self.hashes(b), self.similar()
         out = np.full((len(a), self.fields), np.nan)
-        crossed = self._crossed(ha, hb)
+        crossed = floors(ha, hb, self.fields, self.swaps, self.initial, self.initial_score)  # swaps, initials
         for f in range(self.fields):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
             out[:, f] = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), np.nan)

@@ -34,7 +34,10 @@ class Records(KeyedMethod):
     gathers = True  # a corrupted copy matched only by later copies (dedup.index.clusters)
     merges = True  # two groups of one person, each started by its own copy (bench/results/recmerge-s37.md)
     alone = 0.8  # a sparse or corrupted copy matching one head row this well joins (bench/results/persons-s38.md)
-    against: ClassVar[dict] = {}  # the evidence against (RecordScheme.against*; bench/results/persons-s42.md): off
+    # the evidence against, initials and near names excused (RecordScheme.against*, initial*; signature v2):
+    # chosen on the 16 tuning record sets by sweep_against (bench/results/persons2-s43.md)
+    against: ClassVar[dict] = {"against": 1.25, "against_below": 0.3, "against_top": 4, "against_needs": 1,
+                               "against_agree": 1, "initial": 1, "initial_score": 0.5, "against_near": 1}
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:
@@ -52,8 +55,11 @@ class Records(KeyedMethod):
         keys = {k: v for k, v in asdict(self.scheme).items() if k != "learned"}
         if keys["say"] == "distinct":  # s37: the say as before it was a setting, the stamp as before
             del keys["say"]
-        if keys["against"] == 1.0 or not keys["against_below"]:  # s42: off, the stamp as before the setting
+        off = keys["against"] == 1.0 or not keys["against_below"]
+        if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}
+        if not keys["initial"] or (off and not keys["initial_score"]):  # s43: no initial rule, the stamp as before
+            keys = {k: v for k, v in keys.items() if not k.startswith("initial")}
         return {"match": "minhash", "signature": self.signature.version(), "keys": keys}
 
     def learn(self, signatures: np.ndarray) -> Records:
