@@ -102,7 +102,7 @@ def _reference_keys(case, config, recipe, sk):
     sig = sk[:, 1:]
     if case == "records":
         scheme = RecordScheme(len(tcfg.fields), recipe.method.signature.k,
-                              field_weights=tuple(f.weight for f in tcfg.fields))
+                              field_weights=tuple(f.weight for f in tcfg.fields), **Records.against)  # s43: shipped on
         scheme = scheme.with_learned(scheme.learn(sig))
         verifier = scheme
     else:

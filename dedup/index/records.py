@@ -23,45 +23,44 @@ depends on which rows are present, so a full run followed by an incremental one 
 pairs and verdicts of one full run (a value that only becomes hot in incremental runs is not
 switched off until the next full run).
 
-The floor (issue 22): the cap counts a row's own copies as partners, so a table whose people are
-each entered several times (1 to 5 copies) fills every bucket with copies and the learning finds
-no key field at all. When it finds fewer than ``floor_exact`` fields of at most ``floor_below``
-expected partners (copies fill an id's buckets too: 1.8 partners with 60 % of people copied),
-the floor is used: up
-to ``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first:
-given name + surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners
-first, as long as the partners of each kind together stay within ``floor_partners`` (a budget in
-rows, so candidates per row are bounded as the table grows), besides whatever the cap took (the
-floor's pair keys may outnumber ``max_pairs``, within MAX_KEYS keys a row); hot values are
-switched off as for every key; no floor key may expect ``floor_each`` partners more than the best
-field (an id meets a row's copies; the rest is chance, which grows with the table), so candidates
-a row stay bounded. A table whose learning finds its key fields still gets a light
-floor: the floor's pair keys and bands within the much smaller budget ``floor_light``, besides the
-``max_pairs`` pair keys under the cap (with 20 % of people copied, the id and the birth date pass
-the trigger and the capped pair keys all held the given name: 3-5 % of true pairs were never
-candidates; the light floor adds street + suburb, address + postcode and the like only while
-their buckets stay small, so a table of clean keys, the training persons, is keyed as before).
+The floor (issue 22): the cap counts a row's own copies as partners, so a table whose people are each
+entered several times (1 to 5 copies) fills every bucket with copies and the learning finds no key field
+at all. When it finds fewer than ``floor_exact`` fields of at most ``floor_below`` expected partners
+(copies fill an id's buckets too: 1.8 partners with 60 % of people copied), the floor is used: up to
+``floor_exact`` fields, ``floor_pairs`` pair keys (pairs of fields that share no field first: given name
++ surname, street + suburb, ...) and ``floor_bands`` bands, fewest expected partners first, as long as
+the partners of each kind together stay within ``floor_partners`` (a budget in rows, so candidates per
+row are bounded as the table grows), besides whatever the cap took (the floor's pair keys may outnumber
+``max_pairs``, within MAX_KEYS keys a row); hot values are switched off as for every key; no floor key
+may expect ``floor_each`` partners more than the best field (an id meets a row's copies; the rest is
+chance, which grows with the table), so candidates a row stay bounded. A table whose learning finds its
+key fields still gets a light floor: the floor's pair keys and bands within the much smaller budget
+``floor_light``, besides the ``max_pairs`` pair keys under the cap (with 20 % of people copied, the id
+and the birth date pass the trigger and the capped pair keys all held the given name: 3-5 % of true
+pairs were never candidates; the light floor adds street + suburb, address + postcode and the like only
+while their buckets stay small, so a table of clean keys, the training persons, is keyed as before).
 
-Verification goes field by field: equal values score 1; unequal ones score their estimated bigram
-Dice when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a
-different gender is simply different); two fields whose values a pair holds crosswise (given name
-and surname entered the wrong way round: f of one row equals g of the other and g equals f)
-score as equal (``swaps``); a field empty in either row drops out. Each field's say
-is log2 of its distinct values (agreeing on a 2-valued field says one bit), *less what an
-agreeing field already told*: columns that co-vary (the address columns and the phone of a
-household, a city inside a district) are not independent evidence, and counted as such they make
-a family look like one person entered twice. ``redundancy()[f, g]`` is how much likelier than
-chance two *different* people agreeing on g agree on f too, (P(f | g) - P(f)) / (1 - P(f)), from
-agreeing row pairs the full run counted (sums of squared value counts of single fields and pairs
-of fields) among pairs whose best key field (an id number) differs even in its first MinHash
-value, so that they are almost all different people: among all pairs agreeing on a phone most are
-duplicates and agree on everything, which would make the birth date look implied by the phone.
+Verification goes field by field: equal values score 1; unequal ones score their estimated bigram Dice
+when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a different
+gender is simply different); two fields whose values a pair holds crosswise (given name and surname
+entered the wrong way round: f of one row equals g of the other and g equals f) score as equal
+(``swaps``); a field empty in either row drops out. Each field's say is log2 of its distinct values
+(agreeing on a 2-valued field says one bit), *less what an agreeing field already told*: columns that
+co-vary (the address columns and the phone of a household, a city inside a district) are not independent
+evidence, and counted as such they make a family look like one person entered twice. ``redundancy()[f,
+g]`` is how much likelier than chance two *different* people agreeing on g agree on f too, (P(f | g) -
+P(f)) / (1 - P(f)), from agreeing row pairs the full run counted (sums of squared value counts of single
+fields and pairs of fields) among pairs whose best key field (an id number) differs even in its first
+MinHash value, so that they are almost all different people: among all pairs agreeing on a phone most
+are duplicates and agree on everything, which would make the birth date look implied by the phone.
 Fields are taken in order of their say; a field's weight in a pair (for and against) is cut by
 ``linked`` times its largest redundancy on an earlier field, or (``joint``) on two earlier fields
-together, that agree exactly in that pair: weight * (1 - linked * max red). Street name alone
-rarely tells a household, street name and suburb together do (dedup.index.record_redundancy):
-on the tuning persons with families this took precision from 0.984-0.993 to 0.996-0.998
-(bench/results/persons-i22-s34.md). The weighted mean is kept when it reaches ``threshold``.
+together, that agree exactly in that pair: weight * (1 - linked * max red). Street name alone rarely
+tells a household, street name and suburb together do (dedup.index.record_redundancy): on the tuning
+persons with families this took precision from 0.984-0.993 to 0.996-0.998
+(bench/results/persons-i22-s34.md). The weighted mean is kept when it reaches ``threshold``. A
+distinctive field filled in both rows and clearly different may weigh more than once (``against``,
+dedup.index.record_fields: a family member's own birth date and name).
 """
 
 from __future__ import annotations
@@ -73,6 +72,7 @@ import numpy as np
 
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
+from .record_fields import against, distinctive, excused, floors
 from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
 from .record_redundancy import APART, JOINT_FIELDS, agreements, joint, redundancy
 from .record_say import SAYS, bits
@@ -87,19 +87,20 @@ _LOW16 = U64(0xFFFF)
 class RecordScheme:
     """Keys and verdicts over ``fields`` fields of ``k`` MinHash values each (see the module doc).
 
-    Defaults chosen by bench/quality/records/sweep.py on the training persons (bench/datasets/records/training.py)
-    only; the floor's by bench/quality/records/sweep_floor.py on those and bench/datasets/records/copies.py,
-    its trigger ``floor_below`` by bench/quality/records/sweep_gather.py (1.5: 1.0 and 0.5 score the same
-    but key a 20,000-row training table by the floor too, twice the candidates); ``swaps`` by
-    bench/quality/records/where.py (bench/results/persons-fs-i22.md); ``joint`` by
-    bench/quality/records/sweep_joint.py (bench/results/persons-i22-s34.md); ``floor_light`` (6
-    expected partners) and ``floor_pairs`` (12, all the room two key fields and two bands leave) by
-    bench/quality/records/sweep_init.py through the config `dedup init` writes
-    (bench/results/persons-s35.md: floor_light 4 left the 20 %-copied 10,000-row table at F1 0.986,
-    6 0.991, the other tables keyed alike, though with every field ``short``, gender and status among
-    them, 6 tripled the candidates of the 20,000-row training table; floor_pairs 10 -> 12 floored
-    copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for 1 % more candidates); ``floor_each`` (1.5) by
-    sweep_init --sets growth (bench/results/persons-s36.md: candidates a row halved, F1 alike).
+    Defaults chosen by bench/quality/records/sweep.py on the training persons
+    (bench/datasets/records/training.py) only; the floor's by bench/quality/records/sweep_floor.py on those
+    and bench/datasets/records/copies.py, its trigger ``floor_below`` by bench/quality/records/sweep_gather.py
+    (1.5: 1.0 and 0.5 score the same but key a 20,000-row training table by the floor too, twice the
+    candidates); ``swaps`` by bench/quality/records/where.py (bench/results/persons-fs-i22.md); ``joint`` by
+    bench/quality/records/sweep_joint.py (bench/results/persons-i22-s34.md); ``floor_light`` (6 expected
+    partners) and ``floor_pairs`` (12, all the room two key fields and two bands leave) by
+    bench/quality/records/sweep_init.py through the config `dedup init` writes (bench/results/persons-s35.md:
+    floor_light 4 left the 20 %-copied 10,000-row table at F1 0.986, 6 0.991, the other tables keyed alike,
+    though with every field ``short``, gender and status among them, 6 tripled the candidates of the
+    20,000-row training table; floor_pairs 10 -> 12 floored copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for
+    1 % more candidates); ``floor_each`` (1.5) by sweep_init --sets growth (bench/results/persons-s36.md:
+    candidates a row halved, F1 alike). ``against*`` by bench/quality/records/sweep_against.py
+    (bench/results/persons-s42.md).
     """
 
     fields: int
@@ -124,6 +125,15 @@ class RecordScheme:
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
     say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
+    against: float = 1.0         # a distinctive field filled and unlike weighs this many times (record_fields)
+    against_below: float = 0.0   # unlike: scoring under this
+    against_top: int = 3         # distinctive: the fields of most say
+    against_needs: int = 1       # only in pairs with at least this many such fields
+    against_agree: int = MAX_KEYS  # and at most this many distinctive fields equal
+    initial: int = 0             # a value this short, same first character: not against; scores initial_score
+    initial_score: float = 0.0
+    against_near: int = -1       # >= 0: a value of one first letter and this near a length: not against
+    against_agree_at: float = 1.0  # a distinctive field agrees scoring this much (against_agree)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 
@@ -325,10 +335,8 @@ class RecordScheme:
         weights, similar = self.weights(), self.similar()
         red = self.linked * self.redundancy() if self.linked else None
         ha, hb = self.hashes(a), self.hashes(b)
-        crossed = self._crossed(ha, hb)
-        num = np.zeros(len(a))
-        den = np.zeros(len(a))
-        used = np.zeros((len(a), self.fields))
+        crossed = floors(ha, hb, self.fields, self.swaps, self.initial, self.initial_score)  # swaps, initials
+        num, den, used, scored = np.zeros(len(a)), np.zeros(len(a)), np.zeros((len(a), self.fields)), np.zeros((len(a), self.fields))
         told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
         pairs = joint(self._learned(), self.fields) if red is not None and self.joint else {}
         for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
@@ -348,22 +356,14 @@ class RecordScheme:
                 told.append((f, both & (ha[:, f] == hb[:, f])))
             num += w * s
             den += w * both
-            used[:, f] = w * both
+            used[:, f], scored[:, f] = w * both, s
+        if self.against != 1.0 and self.against_below > 0:  # off: main's sums, bit for bit
+            why = excused(ha, hb, self.initial, self.against_near, distinctive(weights, self.against_top))
+            more = used * (against(scored, used, weights, self.against_below, self.against, self.against_top,
+                                   self.against_needs, self.against_agree, why, self.against_agree_at) - 1)
+            num, den, used = num + (more * scored).sum(axis=1), den + more.sum(axis=1), used + more
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, num / den, np.nan), used
-
-    def _crossed(self, ha: np.ndarray, hb: np.ndarray) -> np.ndarray:
-        """(pairs, fields) 1.0 where field f holds, crosswise, what another field g holds in the
-        other row and g what f holds (given name and surname entered the wrong way round), else 0."""
-        out = np.zeros(ha.shape)
-        if not self.swaps:
-            return out
-        for f, g in combinations(range(self.fields), 2):
-            swapped = (ha[:, f] == hb[:, g]) & (ha[:, g] == hb[:, f]) & (ha[:, f] != ha[:, g]) & (ha[:, f] != 0) \
-                & (ha[:, g] != 0)
-            out[:, f] = np.maximum(out[:, f], swapped)
-            out[:, g] = np.maximum(out[:, g], swapped)
-        return out
 
     def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
         """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
@@ -378,7 +378,7 @@ class RecordScheme:
         a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
         ha, hb, similar = self.hashes(a), self.hashes(b), self.similar()
         out = np.full((len(a), self.fields), np.nan)
-        crossed = self._crossed(ha, hb)
+        crossed = floors(ha, hb, self.fields, self.swaps, self.initial, self.initial_score)  # swaps, initials
         for f in range(self.fields):
             both = (ha[:, f] != 0) & (hb[:, f] != 0)
             out[:, f] = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), np.nan)

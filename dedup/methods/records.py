@@ -7,6 +7,7 @@ weighted field score (``match.record_threshold``).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 
@@ -33,13 +34,17 @@ class Records(KeyedMethod):
     gathers = True  # a corrupted copy matched only by later copies (dedup.index.clusters)
     merges = True  # two groups of one person, each started by its own copy (bench/results/recmerge-s37.md)
     alone = 0.8  # a sparse or corrupted copy matching one head row this well joins (bench/results/persons-s38.md)
+    # the evidence against, initials and near names excused (RecordScheme.against*, initial*; signature v2):
+    # chosen on the 16 tuning record sets by sweep_against (bench/results/persons2-s43.md)
+    against: ClassVar[dict] = {"against": 1.25, "against_below": 0.3, "against_top": 4, "against_needs": 1,
+                               "against_agree": 1, "initial": 1, "initial_score": 0.5, "against_near": 1}
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:
         signature = RecordSignature(tcfg.fields)
         threshold = config.match.record_threshold
         scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields),
-                              threshold=RecordScheme.threshold if threshold is None else threshold)
+                              threshold=RecordScheme.threshold if threshold is None else threshold, **cls.against)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme)
 
     @property
@@ -50,6 +55,11 @@ class Records(KeyedMethod):
         keys = {k: v for k, v in asdict(self.scheme).items() if k != "learned"}
         if keys["say"] == "distinct":  # s37: the say as before it was a setting, the stamp as before
             del keys["say"]
+        off = keys["against"] == 1.0 or not keys["against_below"]
+        if off:  # s42: off, the stamp as before the setting
+            keys = {k: v for k, v in keys.items() if not k.startswith("against")}
+        if not keys["initial"] or (off and not keys["initial_score"]):  # s43: no initial rule, the stamp as before
+            keys = {k: v for k, v in keys.items() if not k.startswith("initial")}
         return {"match": "minhash", "signature": self.signature.version(), "keys": keys}
 
     def learn(self, signatures: np.ndarray) -> Records:

@@ -2,8 +2,12 @@
 
 Each field of a row becomes ``PER_FIELD`` uint64 words:
 
-* word 0: a 64-bit hash of the field's normalised whole value, never 0; 0 = empty or NULL. Two
-  rows agree on a field exactly when these are equal (exact keys, "equal -> 1" in verification).
+* word 0: the field's normalised whole value, never 0; 0 = empty or NULL. Two rows agree on a
+  field exactly when these are equal (exact keys, "equal -> 1" in verification). Since version 2
+  (issue 22, s43) it holds a 42-bit hash of the value in bits 0-41, the value's length (capped at
+  63) in bits 42-47 and its first character (its code point, folded to 16 bits) in bits 48-63
+  (``shape``): bigram MinHash cannot tell a given name cut to its initial (``v`` vs ``vosdroull``)
+  from a sibling's name, its first letter and length can (dedup.index.record_fields).
 * words 1..: ``k`` MinHash values (16 bits each, four to a word) of the value's character bigrams,
   with start and end markers (so a one-character value has two grams). Two unequal values agree
   on a value with probability equal to the Jaccard similarity of their bigram sets, which is how
@@ -35,11 +39,12 @@ from ..index.minhash import minhash, splitmix64
 from .normalize import NORMALIZATION_VERSION, normalize_short, value_to_text
 
 U64 = np.uint64
-SIGNATURE_VERSION = 1  # bump when the words of a row change for the same (fields, k, digits)
+SIGNATURE_VERSION = 2  # bump when the words of a row change for the same (fields, k, digits); 2: length, first character
 _NOISE = re.compile(r"[\W_]+")
 _DATE = re.compile(r"(\d{4})[^\d](\d{1,2})[^\d](\d{1,2})[^\d]?")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
+_HASH_BITS, _LEN_BITS = 42, 6  # then 16 bits of the first character
 _CACHE_LIMIT = 200_000  # raw values remembered per field (memory only; results do not depend on it)
 
 
@@ -56,6 +61,25 @@ def normalize_value(value: object, digits: bool = True) -> str:
     if digits and s and 2 * len(_DIGIT.findall(s)) >= len(s):
         s = _NOT_ALNUM.sub("", s)
     return s
+
+
+def value_word(text: str) -> int:
+    """A field's word 0 (see the module doc): 0 for an empty value, else hash, length and first
+    character packed so that equal words still mean equal values (up to a 42-bit hash)."""
+    if not text:
+        return 0
+    h = (CityHash64(text.encode("utf-8")) & ((1 << _HASH_BITS) - 1)) | 1
+    first = ord(text[0])
+    first = first if first < 0x10000 else (first ^ (first >> 16)) & 0xFFFF
+    return h | min(len(text), (1 << _LEN_BITS) - 1) << _HASH_BITS | first << (_HASH_BITS + _LEN_BITS)
+
+
+def shape(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lengths, first characters) of word-0 values (0, 0 where empty): what a value hash keeps
+    of a value's shape besides equality."""
+    words = np.asarray(words, U64)
+    return ((words >> U64(_HASH_BITS)) & U64((1 << _LEN_BITS) - 1)).astype(np.int64), \
+        (words >> U64(_HASH_BITS + _LEN_BITS)).astype(np.int64)
 
 
 class RecordSignature:
@@ -114,8 +138,7 @@ class RecordSignature:
         return out
 
     def _value_hashes(self, texts: list[str], f: int) -> np.ndarray:
-        h = np.fromiter((CityHash64(t.encode("utf-8")) if t else 0 for t in texts), U64, len(texts))
-        return np.where(h != 0, h | U64(1), U64(0))
+        return np.fromiter((value_word(t) for t in texts), U64, len(texts))
 
     def _packed_minhash(self, texts: list[str], f: int) -> np.ndarray:
         """(rows, k/4) words of 16-bit MinHash values of each text's bigrams (0 for an empty text)."""

@@ -1,0 +1,56 @@
+"""The sweep that chose the evidence against of the record recipe (``against*``,
+dedup.index.record_fields; issue 22, session 42): through the config `dedup init` writes, TUNING
+sets only.
+
+    python -m bench.quality.records.sweep_against [--sets S16|probe|SPEC,...] [--grid NAME,...]
+
+Each row is bench/quality/records/where.py's (P / R / F1 of the groups `dedup full` makes, the
+largest false group and the false groups over 5 rows). S16: sweep_joint's 12 sets and the four
+larger ones of sessions 40-41; probe: four of them (labelled 20k, train 5k, copies40 5k, copies
+20k). A setting is ``factor/below/top/needs[/agree]``: a field among the ``top`` of most say, filled in
+both rows and scoring under ``below``, weighs ``factor`` times, in pairs with ``needs`` such fields
+and at most ``agree`` distinctive fields equal. A suffix ``+iN`` (s43) excuses a value of at most N
+characters starting with the other's first character (an initial; ``initial``), ``+sX`` scores such
+a pair at least X (``initial_score``), ``+nD`` excuses two values of one first letter whose lengths
+differ by at most D (``against_near``), ``+aX`` counts a distinctive field scoring X or more as
+agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bench.quality.records.sweep_joint import SETS
+from bench.quality.records.where import table
+
+S16 = SETS + ",copies40:10000:0,copies40:40000:1,copies:40000:1,copies20:20000:2"
+PROBE = "labelled:20000:0,train:5000:0,copies40:5000:0,copies:20000:1"
+
+
+def setting(name: str) -> dict:
+    """``off`` or ``factor/below/top/needs[/agree]``, then ``+iN`` / ``+sX``, as RecordScheme settings."""
+    rule, *extra = name.split("+")
+    out: dict = {}
+    for e in extra:
+        key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
+                     "a": ("against_agree_at", float)}[e[0]]
+        out[key] = kind(e[1:])
+    if rule == "off":
+        return out
+    factor, below, top, needs, *agree = rule.split("/")
+    return {"against": float(factor), "against_below": float(below), "against_top": int(top),
+            "against_needs": int(needs), **({"against_agree": int(agree[0])} if agree else {}), **out}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sets", default="S16")
+    ap.add_argument("--grid", default="off,2/0.3/3/1,3/0.2/3/1,10/0.45/3/2")
+    a = ap.parse_args(argv)
+    sets = {"S16": S16, "probe": PROBE}.get(a.sets, a.sets)
+    table(sets.split(","), [setting(g) for g in a.grid.split(",")], True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
