@@ -6,6 +6,7 @@ checkout, on the same sketches, in one run.
     python -m bench.perf.tail_scale --sizes 200000,400000 --baseline-code /path/to/a/checkout/of/main
     python -m bench.perf.tail_scale --sizes 20000,40000                     # a quick look
     python -m bench.perf.tail_scale --generator news --seed 100 --sizes 100000,200000
+    python -m bench.perf.tail_scale --sizes 100000,200000 --anchors 8,4 --baseline-code ../main
 
 Each size's demo table (``generate_petitions(n, seed)``) is featurised and sketched once, by this
 checkout, and kept under ``--cache`` (bench/out/tail; a later run reuses it); then each checkout
@@ -13,6 +14,8 @@ runs the tail on those sketches in a process of its own, as ``run_full`` does it
 then ``Recipe.groups`` with a StageClock), and reports a digest of its groups, so the table says
 whether both made the same groups. Comparing on one set of sketches is only fair while both
 checkouts sketch alike (the same version stamp): the script checks that the stamps are equal.
+``--anchors 8,4`` also runs this checkout at those ``match.anchors`` (a key's rows meet its first A;
+not part of the sketches, so the same sketches serve): the pairs, candidates and CPU at each A.
 """
 
 from __future__ import annotations
@@ -36,7 +39,10 @@ from dedup.runs.clock import StageClock
 from dedup.runs.recipe import Recipe
 data = np.load(sys.argv[1])
 keys, sk = data["keys"].tolist(), data["sketches"]
-recipe = Recipe.of(parse_config(yaml.safe_load(DEMO_CONFIG), origin="bench"))
+raw = yaml.safe_load(DEMO_CONFIG)
+if sys.argv[2:]:  # --anchors: match.anchors set, the rest of the config as shipped
+    raw.setdefault("match", {})["anchors"] = int(sys.argv[2])
+recipe = Recipe.of(parse_config(raw, origin="bench"))
 recipe = recipe.learn(sk)
 clock = StageClock()
 with clock.stage("groups"):
@@ -103,9 +109,11 @@ def sketched(n: int, seed: int, workers: int, cache: Path, generator: str = "dem
     return path
 
 
-def tail(path: Path, code: Path | None) -> dict:
-    """The tail on one cached table, in a child with dedup from ``code`` (None: this checkout)."""
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path)], env=child_env(code), check=True,
+def tail(path: Path, code: Path | None, anchors: int | None = None) -> dict:
+    """The tail on one cached table, in a child with dedup from ``code`` (None: this checkout) and
+    ``match.anchors`` = ``anchors`` (None: the checkout's default)."""
+    extra = [] if anchors is None else [str(anchors)]
+    out = subprocess.run([sys.executable, "-c", CHILD, str(path), *extra], env=child_env(code), check=True,
                          capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -130,6 +138,7 @@ def table(name: str, runs: list[dict]) -> list[str]:
     row("tail CPU s", [sum(r["cpu"].get(s, 0.0) for s in STAGES) for r in runs], ".2f")
     row("tail wall s", [sum(r["wall"].get(s, 0.0) for s in STAGES) for r in runs], ".2f")
     row("pairs sharing a key (anchored)", [r.get("in_buckets", r["candidates"]) for r in runs], ",")
+    row("pairs sharing a key a distinct row", [r.get("in_buckets", r["candidates"]) / max(r["distinct"], 1) for r in runs], ".2f")
     row("candidate pairs (verified next)", [r["candidates"] for r in runs], ",")
     row("verified pairs", [r["verified"] for r in runs], ",")
     row("candidates a distinct row", [r["candidates"] / max(r["distinct"], 1) for r in runs], ".1f")
@@ -153,18 +162,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", type=Path, default=OUT / "tail")
     p.add_argument("--baseline-code", type=Path, help="also run the tail with dedup from this checkout")
     p.add_argument("--json", type=Path, help="write every run's numbers here")
+    p.add_argument("--anchors", default="",
+                   help="comma-separated match.anchors values to run this checkout at (beside its default)")
     a = p.parse_args(argv)
     paths = [sketched(int(n), a.seed, a.workers, a.cache, a.generator) for n in a.sizes.split(",")]
-    codes = [("this checkout", None)] + ([("baseline", a.baseline_code)] if a.baseline_code else [])
-    results: dict[str, list[dict]] = {name: [] for name, _ in codes}
+    codes: list[tuple[str, Path | None, int | None]] = [("this checkout", None, None)]
+    codes += [(f"this checkout, anchors {x}", None, int(x)) for x in a.anchors.split(",") if x]
+    codes += [("baseline", a.baseline_code, None)] if a.baseline_code else []
+    results: dict[str, list[dict]] = {name: [] for name, _, _ in codes}
     for path in paths:
-        for name, code in codes:  # one after the other, on the same minutes' load
-            results[name].append(tail(path, code))
+        for name, code, anchors in codes:  # one after the other, on the same minutes' load
+            results[name].append(tail(path, code, anchors))
     for name, runs in results.items():
         print("\n".join(table(name, runs)) + "\n")  # noqa: T201
     if a.baseline_code:
-        same = all(x["digest"] == y["digest"] for x, y in zip(*results.values()))
-        stamps = all(x["stamp"] == y["stamp"] for x, y in zip(*results.values()))
+        mine, base = results["this checkout"], results["baseline"]
+        same = all(x["digest"] == y["digest"] for x, y in zip(mine, base))
+        stamps = all(x["stamp"] == y["stamp"] for x, y in zip(mine, base))
         print(f"same groups as the baseline: {'yes' if same else 'NO'}; same version stamp: {'yes' if stamps else 'NO'}")  # noqa: T201
     if a.json:
         a.json.write_text(json.dumps(results, indent=1))

@@ -2,6 +2,7 @@
 MinHash bands' width ``r``), and rule ``numbers``' floor, chosen on TUNING sets only.
 
     python -m bench.quality.topic_s41_sweep [--sets places:3000:0,...] [--variants "r4 n0.45,r3 n0.45"]
+    python -m bench.quality.topic_s41_sweep --variants "r4 n0.45 p,r4 n0.45 p a8,r4 n0.45 p a4"  # anchors
 
 Why (bench/quality/topic_s41_where.py, bench/results/topic-s41.md): on the tuning places sets most
 missed true pairs never share a key. A neighbour's or refiler's complaint on one topic template
@@ -40,17 +41,20 @@ from bench.quality.tuning22_recall_sweep import score
 
 SETS = ("places:3000:0,places:3000:1,places_brief:3000:0,places_hard:3000:0,forms:5000:0,forms:20000:1,"
         "forms_several:5000:0,tickets:2000:0,petitions:5000:0")
-SHIPPED = "r4 n0.45"
+SHIPPED = "r4 n0.45 p"  # the places guard shipped in session 42 (places-s42.md)
 VARIANTS = [f"r{r} n{f}{p}" for p in ("", " p") for r in (4, 3, 2) for f in (0.45, 0.4, 0.35, 0.3)]
 
 
 def variant(recipe, name: str):
-    """The shipped recipe with bands of R values, rule numbers' floor F and, with ``p``, rule numbers
-    holding no pair whose places differ (``rR nF [p]``: TextVerifier.numbers_places)."""
-    r, f, *p = name.split()
+    """The shipped recipe with bands of R values, rule numbers' floor F, with ``p`` rule numbers
+    holding no pair whose places differ (TextVerifier.numbers_places), and with ``aA`` a bucket's
+    rows compared with its first A only (``match.anchors``, issue 26; absent: as shipped)."""
+    r, f, *rest = name.split()
+    anchors = [int(t[1:]) for t in rest if t.startswith("a")]
     m = recipe.method
-    method = replace(m, scheme=replace(m.scheme, r=int(r[1:])),
-                     verifier=replace(m.verifier, numbers_floor=float(f[1:]), numbers_places=bool(p)))
+    scheme = replace(m.scheme, r=int(r[1:]), **({"anchors": anchors[0]} if anchors else {}))
+    method = replace(m, scheme=scheme,
+                     verifier=replace(m.verifier, numbers_floor=float(f[1:]), numbers_places="p" in rest))
     return replace(recipe, method=method)
 
 
@@ -86,8 +90,8 @@ def main() -> None:
         run_set(spec, names, table)
     ranked = []
     for name, low, mean in allowed(table, names, SHIPPED):
-        r, f, *p = name.split()
-        ranked.append((round(low, 4), round(mean, 4), int(r[1:]), float(f[1:]), bool(p), name))
+        r, f, *rest = name.split()
+        ranked.append((round(low, 4), round(mean, 4), int(r[1:]), float(f[1:]), "p" in rest, name))
     if ranked:
         say(f"chosen: {max(ranked)[-1]}")
 
