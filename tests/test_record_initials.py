@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from dedup.config.parse import parse_config
-from dedup.index.record_fields import against, excused, floors, initials
+from dedup.index.record_fields import against, excused, floors, initials, shape
 from dedup.methods.records import Records
 from dedup.index.records import RecordScheme
 from dedup.runs.recipe import Recipe
 from dedup.text.numbers import NUMBERS_VERSION
-from dedup.text.records import SIGNATURE_VERSION, RecordSignature, shape, value_word
+from dedup.text.records import SIGNATURE_VERSION, RecordSignature, value_word
 from test_record_against import FIELDS, ON, PERSON, SIBLING, SPECS, generate, scores
 
 HIM = dict(PERSON, given_name="vondrist")  # `v` vs `vondrist`: 8 MinHash values estimate 0.22, as for a sibling

@@ -28,7 +28,16 @@ from itertools import combinations
 
 import numpy as np
 
-from ..text.records import shape
+U64 = np.uint64
+HASH_BITS, LEN_BITS = 42, 6  # a record value's word (dedup.text.records): hash, length, then 16 bits of its first character
+
+
+def shape(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lengths, first characters) of word-0 values (0, 0 where empty): what a value hash keeps
+    of a value's shape besides equality."""
+    words = np.asarray(words, U64)
+    return ((words >> U64(HASH_BITS)) & U64((1 << LEN_BITS) - 1)).astype(np.int64), \
+        (words >> U64(HASH_BITS + LEN_BITS)).astype(np.int64)
 
 
 def crossed(ha: np.ndarray, hb: np.ndarray, fields: int) -> np.ndarray:

@@ -6,7 +6,7 @@ Each field of a row becomes ``PER_FIELD`` uint64 words:
   field exactly when these are equal (exact keys, "equal -> 1" in verification). Since version 2
   (issue 22, s43) it holds a 42-bit hash of the value in bits 0-41, the value's length (capped at
   63) in bits 42-47 and its first character (its code point, folded to 16 bits) in bits 48-63
-  (``shape``): bigram MinHash cannot tell a given name cut to its initial (``v`` vs ``vosdroull``)
+  (dedup.index.record_fields.shape): bigram MinHash cannot tell a given name cut to its initial (``v`` vs ``vosdroull``)
   from a sibling's name, its first letter and length can (dedup.index.record_fields).
 * words 1..: ``k`` MinHash values (16 bits each, four to a word) of the value's character bigrams,
   with start and end markers (so a one-character value has two grams). Two unequal values agree
@@ -36,6 +36,7 @@ from cityhash import CityHash64
 
 from ..config.model import FieldSpec
 from ..index.minhash import minhash, splitmix64
+from ..index.record_fields import HASH_BITS, LEN_BITS
 from .normalize import NORMALIZATION_VERSION, normalize_short, value_to_text
 
 U64 = np.uint64
@@ -44,7 +45,6 @@ _NOISE = re.compile(r"[\W_]+")
 _DATE = re.compile(r"(\d{4})[^\d](\d{1,2})[^\d](\d{1,2})[^\d]?")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
-_HASH_BITS, _LEN_BITS = 42, 6  # then 16 bits of the first character
 _CACHE_LIMIT = 200_000  # raw values remembered per field (memory only; results do not depend on it)
 
 
@@ -68,18 +68,10 @@ def value_word(text: str) -> int:
     character packed so that equal words still mean equal values (up to a 42-bit hash)."""
     if not text:
         return 0
-    h = (CityHash64(text.encode("utf-8")) & ((1 << _HASH_BITS) - 1)) | 1
+    h = (CityHash64(text.encode("utf-8")) & ((1 << HASH_BITS) - 1)) | 1
     first = ord(text[0])
     first = first if first < 0x10000 else (first ^ (first >> 16)) & 0xFFFF
-    return h | min(len(text), (1 << _LEN_BITS) - 1) << _HASH_BITS | first << (_HASH_BITS + _LEN_BITS)
-
-
-def shape(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(lengths, first characters) of word-0 values (0, 0 where empty): what a value hash keeps
-    of a value's shape besides equality."""
-    words = np.asarray(words, U64)
-    return ((words >> U64(_HASH_BITS)) & U64((1 << _LEN_BITS) - 1)).astype(np.int64), \
-        (words >> U64(_HASH_BITS + _LEN_BITS)).astype(np.int64)
+    return h | min(len(text), (1 << LEN_BITS) - 1) << HASH_BITS | first << (HASH_BITS + LEN_BITS)
 
 
 class RecordSignature:
