@@ -52,14 +52,23 @@ def crossed(ha: np.ndarray, hb: np.ndarray, fields: int) -> np.ndarray:
     return out
 
 
-def initials(ha: np.ndarray, hb: np.ndarray, longest: int) -> np.ndarray:
+Shapes = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]  # (shape(ha), shape(hb))
+
+
+def shapes_of(ha: np.ndarray, hb: np.ndarray) -> Shapes:
+    """Both sides' ``shape``, made once for the helpers below that a pair chunk calls in turn."""
+    return shape(ha), shape(hb)
+
+
+def initials(ha: np.ndarray, hb: np.ndarray, longest: int, shapes: Shapes | None = None) -> np.ndarray:
     """(pairs, fields) bool: filled in both, unequal, the shorter at most ``longest`` characters and
     both starting with the same character: one may be the other's initial or short form."""
-    (la, fa), (lb, fb) = shape(ha), shape(hb)
+    (la, fa), (lb, fb) = shapes or shapes_of(ha, hb)
     return (ha != 0) & (hb != 0) & (ha != hb) & (np.minimum(la, lb) <= longest) & (fa == fb)
 
 
-def excused(ha: np.ndarray, hb: np.ndarray, longest: int, near: int, only: np.ndarray | None = None) -> np.ndarray | None:
+def excused(ha: np.ndarray, hb: np.ndarray, longest: int, near: int, only: np.ndarray | None = None,
+            shapes: Shapes | None = None) -> np.ndarray | None:
     """(pairs, fields) bool, or None when both are off: the values not evidence against, an
     initial (``initials``), or (``near`` >= 0) two values of one first character, not a digit, whose
     lengths differ by at most ``near`` (a typo past the first letter: ``rail`` vs ``raik``, which
@@ -69,9 +78,10 @@ def excused(ha: np.ndarray, hb: np.ndarray, longest: int, near: int, only: np.nd
     fields ``only`` (bool, the distinctive ones: the rest are never evidence against) or all."""
     if not longest and near < 0:
         return None
-    out = initials(ha, hb, longest)
+    shapes = shapes or shapes_of(ha, hb)
+    out = initials(ha, hb, longest, shapes)
     if near >= 0:
-        (la, fa), (lb, fb) = shape(ha), shape(hb)
+        (la, fa), (lb, fb) = shapes
 
         def alike(f: int, g: int) -> np.ndarray:
             return (ha[:, f] != 0) & (hb[:, g] != 0) & (fa[:, f] == fb[:, g]) & (np.abs(la[:, f] - lb[:, g]) <= near) \
@@ -86,12 +96,13 @@ def excused(ha: np.ndarray, hb: np.ndarray, longest: int, near: int, only: np.nd
     return out
 
 
-def floors(ha: np.ndarray, hb: np.ndarray, fields: int, swaps: bool, longest: int, score: float) -> np.ndarray:
+def floors(ha: np.ndarray, hb: np.ndarray, fields: int, swaps: bool, longest: int, score: float,
+           shapes: Shapes | None = None) -> np.ndarray:
     """(pairs, fields) the least each field scores: 1 where held crosswise (``swaps``), ``score``
     where one value may be the other's initial (``longest`` > 0), else 0."""
     out = crossed(ha, hb, fields) if swaps else np.zeros(ha.shape)
     if longest and score > 0:
-        out = np.maximum(out, score * initials(ha, hb, longest))
+        out = np.maximum(out, score * initials(ha, hb, longest, shapes))
     return out
 
 

@@ -72,9 +72,9 @@ import numpy as np
 
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
-from .record_fields import against, distinctive, excused, floors
+from .record_verdicts import field_scores, weighed
 from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
-from .record_redundancy import APART, JOINT_FIELDS, agreements, joint, redundancy
+from .record_redundancy import APART, JOINT_FIELDS, agreements, redundancy
 from .record_say import SAYS, bits
 
 U64 = np.uint64
@@ -171,7 +171,7 @@ class RecordScheme:
         ref = self.with_learned(learned).key_fields()[:1]
         if ref and self.linked:
             live = h[:, ref[0]] != 0
-            like = self._values(sig[live], ref[0])[:, :APART] + U64(1)  # its first MinHash values
+            like = self.field_values(sig[live], ref[0])[:, :APART] + U64(1)  # its first MinHash values
             top = sorted(sorted(stat, key=lambda f: (-distinct[f], f))[:JOINT_FIELDS]) if self.joint else None
             learned.update(agreements(h[live], like, ref[0], stat, top))
         bands = self.with_learned(learned)._band_keys(sig, h)
@@ -298,7 +298,7 @@ class RecordScheme:
             return np.zeros((len(h), 0), U64)
         values = np.full((len(h), self.k), EMPTY, np.uint32)
         for f in keyf:
-            mine = self._values(sig, f).astype(np.uint32)
+            mine = self.field_values(sig, f).astype(np.uint32)
             mine[h[:, f] == 0] = EMPTY
             values = np.minimum(values, mine)
         return band_keys(values, self.bands, self.r, (h[:, keyf] != 0).any(axis=1))
@@ -314,7 +314,7 @@ class RecordScheme:
 
     # -- verification ------------------------------------------------------------------------------
 
-    def _values(self, sig: np.ndarray, f: int) -> np.ndarray:
+    def field_values(self, sig: np.ndarray, f: int) -> np.ndarray:
         """(rows, k) uint64 16-bit MinHash values of field ``f``."""
         words = sig[:, f * self.per_field + 1:(f + 1) * self.per_field]
         return np.stack([(words[:, j // 4] >> U64(16 * (j % 4))) & _LOW16 for j in range(self.k)], axis=1)
@@ -322,67 +322,17 @@ class RecordScheme:
     def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Weighted mean field similarity of aligned rows ``a`` and ``b`` (pairs, words), each
         field's weight cut by its redundancy with earlier agreeing fields (the module doc); NaN
-        when no field is filled in both."""
-        return self._weighed(a, b)[0]
+        when no field is filled in both (dedup.index.record_verdicts)."""
+        return weighed(self, a, b)[0]
 
     def pair_weights(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """(pairs, fields): each field's weight in each pair's score, after the redundancy cut (0
         where either row lacks the field); score = sum(weight * field score) / sum(weight)."""
-        return self._weighed(a, b)[1]
-
-    def _weighed(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
-        weights, similar = self.weights(), self.similar()
-        red = self.linked * self.redundancy() if self.linked else None
-        ha, hb = self.hashes(a), self.hashes(b)
-        crossed = floors(ha, hb, self.fields, self.swaps, self.initial, self.initial_score)  # swaps, initials
-        num, den, used, scored = np.zeros(len(a)), np.zeros(len(a)), np.zeros((len(a), self.fields)), np.zeros((len(a), self.fields))
-        told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
-        pairs = joint(self._learned(), self.fields) if red is not None and self.joint else {}
-        for f in sorted(range(self.fields), key=lambda f: (-weights[f], f)):
-            both = (ha[:, f] != 0) & (hb[:, f] != 0)
-            s = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), 0.0)
-            w = np.full(len(a), weights[f])
-            if red is not None:
-                cut = np.zeros(len(a))
-                for g, same in told:
-                    if red[f, g] > 0:
-                        cut = np.maximum(cut, np.where(same, red[f, g], 0.0))
-                for (g, x), (h, y) in combinations(told, 2):
-                    lift = pairs.get((min(g, h), max(g, h)))
-                    if lift is not None and lift[f] > 0:
-                        cut = np.maximum(cut, np.where(x & y, self.linked * lift[f], 0.0))
-                w = w * (1 - cut)
-                told.append((f, both & (ha[:, f] == hb[:, f])))
-            num += w * s
-            den += w * both
-            used[:, f], scored[:, f] = w * both, s
-        if self.against != 1.0 and self.against_below > 0:  # off: main's sums, bit for bit
-            why = excused(ha, hb, self.initial, self.against_near, distinctive(weights, self.against_top))
-            more = used * (against(scored, used, weights, self.against_below, self.against, self.against_top,
-                                   self.against_needs, self.against_agree, why, self.against_agree_at) - 1)
-            num, den, used = num + (more * scored).sum(axis=1), den + more.sum(axis=1), used + more
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, num / den, np.nan), used
-
-    def _similarity(self, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
-        """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
-        s = (ha[:, f] == hb[:, f]).astype(float)
-        if similar:
-            j = (self._values(a, f) == self._values(b, f)).mean(axis=1)
-            s = np.maximum(s, 2 * j / (1 + j))
-        return s
+        return weighed(self, a, b)[1]
 
     def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """(pairs, fields): each field's score as ``scores`` counts it, NaN where either row lacks the field."""
-        a, b = np.atleast_2d(np.asarray(a, U64)), np.atleast_2d(np.asarray(b, U64))
-        ha, hb, similar = self.hashes(a), self.hashes(b), self.similar()
-        out = np.full((len(a), self.fields), np.nan)
-        crossed = floors(ha, hb, self.fields, self.swaps, self.initial, self.initial_score)  # swaps, initials
-        for f in range(self.fields):
-            both = (ha[:, f] != 0) & (hb[:, f] != 0)
-            out[:, f] = np.where(both, np.maximum(self._similarity(a, b, ha, hb, f, similar[f]), crossed[:, f]), np.nan)
-        return out
+        return field_scores(self, a, b)
 
     def verify(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Which aligned pairs are the same record: score >= threshold."""
