@@ -4,9 +4,10 @@ An identity field equal lowers the content bar a pair must reach (rules ``conten
 ``content_rare_identity``, ``short_identity``). Issue 22, session 44 (bench/results/topic3-s44.md):
 bands of 2 values make a namesake's other incident a candidate, the name equal and the phone or email
 another, and those bars kept it. ``guard`` says when such an equal name stops counting: ``""`` never
-(before session 44); ``"rare"`` for the rare-value bar only; ``"most"`` when as many fields present in
-both differ as are equal (a refile keeping name and address with a new phone still counts); ``"any"``
-when any field present in both differs.
+(before session 44); ``"most"`` when as many fields present in both differ as are equal (a refile keeping
+name and address with a new phone still counts); ``"rare"`` the same, for the rare-value bar only (the
+default, chosen on the tuning sets: bench/quality/topic_s42_sweep.py); ``"any"`` when any field present
+in both differs.
 """
 
 from __future__ import annotations
