@@ -16,7 +16,8 @@ alone is dropped where its numbers or places count against it as a long pair's: 
 numbers_brief_against, places_against), ``short_identity_threshold`` S and ``identity_rare_threshold``
 I (absent: main's, 0.20 and 0.35), and (session 44, bench/results/topic3-s44.md) ``gG``: an equal identity
 field beside others that differ is no identity (TextVerifier.namesakes, dedup.index.persons: ``gr`` for the
-rare-value bar only, ``gm`` where as many differ as are equal, ``ga`` where any differs; absent: off).
+rare-value bar only, ``gm`` where as many differ as are equal, ``ga`` where any differs, ``gn`` as ``gm``
+unless the numbers are alike; absent: off).
 Allowed when no set's precision falls below main's (``r4 n0.45 p``) and no set
 has more false groups over 5 rows; then the highest lowest recall, the highest mean F1, ties to the
 cheaper (larger R), then the lower bars (the least recall given up). The last line names the choice.
@@ -32,7 +33,7 @@ from bench.quality.textjoin_s40_sweep import say
 
 SETS = s41.SETS + ",tickets_namesakes:5000:0,places_namesakes:5000:0,places_namesakes:20000:1"
 SHIPPED = "r4 n0.45 p"  # main since session 42 (places-s42.md)
-GUARDS = {"gr": "rare", "gm": "most", "ga": "any"}
+GUARDS = {"gr": "rare", "gm": "most", "ga": "any", "gn": "most_numbers"}
 S41_VARIANT = s41.variant  # run_set builds each variant through s41.variant, replaced in main
 VARIANTS = [SHIPPED, "r2 n0.45 p u", "r4 n0.45 p u gm"] + [f"r2 n0.45 p u {g}" for g in GUARDS] + [
     "r2 n0.45 p u gr i0.4", "r2 n0.45 p u gm i0.4"]

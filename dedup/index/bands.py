@@ -278,7 +278,8 @@ class TextVerifier:
     def persons(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(same, rare): any identity column equal (and present); one equal with a rare value (all False
         with rule content_rare_identity off); without the namesakes ``namesakes`` names (dedup.index.persons)."""
-        return persons(a, b, self.identity, self.identity_rare_threshold < self.identity_threshold, self.namesakes)
+        exempt = self.numbers_agree(*self.numbers_alike(a, b)) if self.namesakes == "most_numbers" else None
+        return persons(a, b, self.identity, self.identity_rare_threshold < self.identity_threshold, self.namesakes, exempt)
 
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
