@@ -1,5 +1,7 @@
 """True pairs verified by `r2 p u gr` and not by `r2 p u gm` on a tuning set: their identity fields."""
-import sys, tempfile
+import sys
+import tempfile
+from collections import Counter
 from pathlib import Path
 from bench.quality.textjoin_s40_sweep import prepared
 from bench.quality.recall22_where import load
@@ -16,8 +18,7 @@ for v in ("r2 n0.45 p u gr", "r2 n0.45 p u gm"):
     got[v] = {(p.a, p.b) for p in rec.pairs(keys, sk) if code[at[p.a]] == code[at[p.b]]}
 lost = got["r2 n0.45 p u gr"] - got["r2 n0.45 p u gm"]
 print(spec, "true pairs lost by gm:", len(lost))
-from collections import Counter
-c = Counter()
+c: Counter = Counter()
 for a, b in sorted(lost):
     ra, rb = by[a], by[b]
     c[tuple(ra.get(f) == rb.get(f) for f in identity)] += 1
