@@ -1,16 +1,12 @@
 """The faster pieces of a full run's learning and store write give what the slower ones gave:
-the packed sort is the stable argsort, the sorted merge of counts is np.unique's, and a bulk
-insert's parts made in a thread arrive whole, in order, with the maker's error."""
+the packed sort is the stable argsort, and the sorted merge of counts is np.unique's."""
 
 from __future__ import annotations
-
-import threading
 
 import numpy as np
 import pytest
 
 from dedup.index.order import dense_ranks, stable_order
-from dedup.store.prefetch import prefetched
 from dedup.text.rarity import merged_counts
 
 
@@ -43,36 +39,3 @@ def test_counts_merged_in_sorted_order_are_np_uniques():
     want = reference(parts)
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]) and got[1].dtype == np.int64
     assert [a.tolist() for a in merged_counts([])] == [[], []]
-
-
-def test_parts_made_in_a_thread_come_whole_and_in_order():
-    assert list(prefetched(iter(range(1000)))) == list(range(1000))
-    assert list(prefetched(iter([]))) == []
-
-
-def test_the_makers_error_is_raised_at_the_part_it_stopped_at():
-    def parts():
-        yield 1
-        yield 2
-        raise ValueError("bad part")
-
-    got = []
-    with pytest.raises(ValueError, match="bad part"):
-        for p in prefetched(parts()):
-            got.append(p)
-    assert got == [1, 2]
-
-
-def test_a_write_that_stops_early_stops_the_maker():
-    made = []
-
-    def parts():
-        for i in range(10_000):
-            made.append(i)
-            yield i
-
-    before = threading.active_count()
-    for p in prefetched(parts(), ahead=2):
-        if p == 3:
-            break
-    assert threading.active_count() == before and len(made) < 10

@@ -8,8 +8,6 @@ from collections.abc import Iterable, Sequence
 
 import sqlalchemy as sa
 
-from .prefetch import prefetched
-
 CHUNK = 5000  # rows per executemany
 SQLITE_VARS = 999  # parameters a SQLite statement may take (the limit of SQLite before 3.32)
 
@@ -55,9 +53,8 @@ def insert_columns(conn, table: sa.Table, columns: tuple[str, ...], parts: Itera
             zip(*(v if isinstance(v, list) else itertools.repeat(v, _length(values)) for v in values))
             for values in parts))
         return
-    width = len(columns)
-    for params in prefetched(_sqlite_params(width, _flat(width, values)) for values in parts):
-        _sqlite_execute(conn, head, one, width, params)
+    for values in parts:
+        _sqlite_flat(conn, head, one, len(columns), _flat(len(columns), values))
 
 
 def _length(values: Sequence) -> int:
@@ -97,28 +94,20 @@ def sqlite_rows(conn, head: str, one: str, width: int, rows) -> None:
     of a bulk insert's time (3.2 million block entries of a 200k-row run: bench/results/store-write-i26.md);
     the rows and their order in the table are the same."""
     per = max(1, SQLITE_VARS // width)
-    chunks = iter(lambda: list(itertools.islice(rows, CHUNK // per * per or per)), [])
-    for params in prefetched(_sqlite_params(width, list(itertools.chain.from_iterable(chunk))) for chunk in chunks):
-        _sqlite_execute(conn, head, one, width, params)
+    for chunk in iter(lambda: list(itertools.islice(rows, CHUNK // per * per or per)), []):
+        _sqlite_flat(conn, head, one, width, list(itertools.chain.from_iterable(chunk)))
 
 
-def _sqlite_params(width: int, flat: list) -> tuple[list[tuple], list[tuple]]:
-    """Rows whose parameters lie one after another in ``flat``, as the parameters of
-    ``SQLITE_VARS // width`` rows a statement and of the few rows left, one a statement."""
+def _sqlite_flat(conn, head: str, one: str, width: int, flat: list) -> None:
+    """Rows whose parameters lie one after another in ``flat``: ``SQLITE_VARS // width`` rows a
+    statement, the few left one a row."""
     per = max(1, SQLITE_VARS // width)
     step = per * width
     whole = len(flat) // step * step
-    return ([tuple(flat[i:i + step]) for i in range(0, whole, step)],
-            [tuple(flat[i:i + width]) for i in range(whole, len(flat), width)])
-
-
-def _sqlite_execute(conn, head: str, one: str, width: int, params: tuple[list[tuple], list[tuple]]) -> None:
-    """``_sqlite_params``' statements: many rows each, then one row each."""
-    many, rest = params
-    if many:
-        conn.exec_driver_sql(head + ",".join([one] * (len(many[0]) // width)), many)
-    if rest:
-        conn.exec_driver_sql(head + one, rest)
+    if whole:
+        conn.exec_driver_sql(head + ",".join([one] * per), [tuple(flat[i:i + step]) for i in range(0, whole, step)])
+    if whole < len(flat):
+        conn.exec_driver_sql(head + one, [tuple(flat[i:i + width]) for i in range(whole, len(flat), width)])
 
 
 def postgres_copy(conn, table: str, cols: str, rows) -> None:
