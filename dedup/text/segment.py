@@ -22,14 +22,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import importlib.util
 import os
 import re
+import sys
 import tempfile
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import metadata, resources
+from importlib import machinery, metadata, resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,12 +62,13 @@ def _may_differ(text: str) -> bool:
 
 
 def rjieba_installed() -> bool:
-    """Whether rjieba imports (it ships wheels for the common platforms only)."""
+    """Whether rjieba is installed (it ships wheels for the common platforms only). Found, not
+    imported: its import loads a dictionary (about 30 MB) into every process that asks, the run's
+    own and the children it forks, which never segment (issue 26, bench/results/mem200k-s44.md)."""
     try:
-        import rjieba  # noqa: F401
-    except ImportError:
+        return importlib.util.find_spec("rjieba") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 @functools.cache
@@ -130,9 +133,32 @@ def tokenizer() -> "jieba.Tokenizer":
 @functools.cache
 def _rjieba() -> object:
     """dedup's own rjieba instance (the module's shared one could be changed by add_word elsewhere)."""
+    return _rjieba_class()()
+
+
+def _rjieba_class() -> type:
+    """rjieba's ``Jieba`` from its compiled module, loaded without the package's ``__init__``, which
+    makes a shared instance with a dictionary of its own (about 25 MB a text worker, unused here).
+    The module is registered as ``rjieba.rjieba``, so a later ``import rjieba`` takes it as it is."""
+    if "rjieba" not in sys.modules:
+        try:
+            spec = importlib.util.find_spec("rjieba")
+            folder = Path((spec.submodule_search_locations or [""])[0]) if spec is not None else None
+            found = [p for p in folder.glob("rjieba.*") if p.name.endswith(tuple(machinery.EXTENSION_SUFFIXES))] if folder else []
+            if found:
+                module = sys.modules.get("rjieba.rjieba")
+                if module is None:
+                    ext = importlib.util.spec_from_file_location("rjieba.rjieba", found[0])
+                    assert ext is not None and ext.loader is not None
+                    module = importlib.util.module_from_spec(ext)
+                    ext.loader.exec_module(module)
+                    sys.modules["rjieba.rjieba"] = module
+                return module.Jieba
+        except (ImportError, OSError, AssertionError):
+            pass
     import rjieba
 
-    return rjieba.Jieba()
+    return rjieba.Jieba
 
 
 def _cut_rjieba_hmm(text: str) -> list[str]:
