@@ -35,16 +35,15 @@ from importlib import machinery, metadata, resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import jieba
-
 from ..config.model import SEGMENTERS
 from ..errors import ConfigError
 from .normalize import normalize_text
 
 if TYPE_CHECKING:
+    import jieba
+
     from ..config import TextConfig
 
-jieba.setLogLevel(logging.WARNING)
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
 _TOKENIZERS: dict[str, "jieba.Tokenizer"] = {}
@@ -114,6 +113,16 @@ def _cache_dir(env: str | None, xdg: str | None, home: str | None) -> Path:
     return Path(tempfile.gettempdir())
 
 
+@functools.cache
+def _jieba():
+    """jieba, imported once a process segments with it: its import takes pkg_resources along
+    (about 14 MB in every process of a run, which the run's own and its children never use)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
 def tokenizer() -> "jieba.Tokenizer":
     """The process-wide jieba tokenizer, initialised on first use."""
     directory = str(cache_dir())
@@ -123,7 +132,7 @@ def tokenizer() -> "jieba.Tokenizer":
     with _LOCK:
         tok = _TOKENIZERS.get(directory)
         if tok is None:
-            tok = jieba.Tokenizer()
+            tok = _jieba().Tokenizer()
             tok.tmp_dir = directory
             tok.initialize()
             _TOKENIZERS[directory] = tok
@@ -167,7 +176,7 @@ def _cut_rjieba_hmm(text: str) -> list[str]:
     if not _may_differ(text):
         return rj.cut(text, True)
     out, done = [], 0
-    for m in jieba.re_han_default.finditer(text):  # the blocks jieba cuts one by one
+    for m in _jieba().re_han_default.finditer(text):  # the blocks jieba cuts one by one
         if _may_differ(m.group()):
             if done < m.start():
                 out += rj.cut(text[done:m.start()], True)
@@ -192,9 +201,9 @@ def cutter(engine: str, hmm: bool) -> Callable[[str], Iterable[str]]:
 def engine_version(engine: str, hmm: bool) -> str:
     """What makes the words: the engine and its version (rjieba with the HMM also uses jieba)."""
     if engine == "jieba":
-        return f"jieba {jieba.__version__}"
+        return f"jieba {metadata.version('jieba')}"
     rj = f"rjieba {metadata.version('rjieba')}"
-    return f"{rj} + jieba {jieba.__version__}" if hmm else rj
+    return f"{rj} + jieba {metadata.version('jieba')}" if hmm else rj
 
 
 def _is_noise(token: str) -> bool:
