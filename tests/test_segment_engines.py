@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+import jieba
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -68,7 +69,7 @@ def test_rjieba_gives_jiebas_words_on_generated_text(text, hmm):
 @needs_rjieba
 def test_auto_is_rjieba_and_the_stamp_names_the_engine():
     assert Segmenter(frozenset()).engine == "rjieba"
-    assert Segmenter(frozenset(), engine="jieba").version()["segmenter"] == f"jieba {segment.jieba.__version__}"
+    assert Segmenter(frozenset(), engine="jieba").version()["segmenter"] == f"jieba {jieba.__version__}"
     assert Segmenter(frozenset(), hmm=False).version()["segmenter"].startswith("rjieba ")
     # with the HMM, blocks where rjieba may differ are cut by jieba: both make the words
     assert " + jieba " in Segmenter(frozenset()).version()["segmenter"]

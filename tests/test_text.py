@@ -85,8 +85,8 @@ def test_empty_or_stopword_only_text_has_no_terms(seg):
 def test_jieba_dictionary_loads_once_per_process(monkeypatch, tmp_path):
     monkeypatch.setenv("DEDUP_CACHE_DIR", str(tmp_path / "c"))
     loads = []
-    real = segment.jieba.Tokenizer.initialize
-    monkeypatch.setattr(segment.jieba.Tokenizer, "initialize",
+    real = segment._jieba().Tokenizer.initialize
+    monkeypatch.setattr(segment._jieba().Tokenizer, "initialize",
                         lambda self, *a, **k: (loads.append(1), real(self, *a, **k))[1])
     s = Segmenter(frozenset(), engine="jieba")
     for _ in range(50):

@@ -40,6 +40,7 @@ from .numbers import places_unlike, shared_numbers
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
+COMPACT_ROWS = 1 << 14  # rows made compact at a time (their low bits' temporaries: about 6 MB)
 KEY_CHUNK = 1 << 13  # rows whose keys are made together (their signature words: 2.4 MB at 3 identity columns)
 
 
@@ -54,8 +55,7 @@ class BandScheme:
 
     @property
     def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
-        """Which identity columns make each identity key: every two of the first three (one alone
-        when there is only one)."""
+        """Which identity columns make each identity key: every two of the first three (one alone if one)."""
         cols = range(min(self.identity, IDENTITY_KEY_FIELDS))
         return tuple(combinations(cols, 2)) if len(cols) > 1 else tuple((c,) for c in cols)
 
@@ -329,10 +329,14 @@ class TextVerifier:
         """(rows, words) uint64 of what ``screen`` reads, a seventh of a signature's bytes: 16-bit
         fields four a word (the length, capped; each identity word's low bits, odd, 0 where
         absent: equal words stay equal), then the low 4 bits of each MinHash value, 16 a word.
-        None where a capped length could not tell a short content from a long one."""
+        None where a capped length could not tell a short content from a long one. COMPACT_ROWS rows
+        at a time (all rows' low bits at once: 0.4 KB a demo row, a run's peak; issue 26)."""
         if self.short_chars >= _FIELD:
             return None
         sig = np.asarray(sig, dtype=np.uint64)
+        return np.concatenate([self._compact(sig[lo:lo + COMPACT_ROWS]) for lo in range(0, max(len(sig), 1), COMPACT_ROWS)])
+
+    def _compact(self, sig: np.ndarray) -> np.ndarray:
         ids = sig[:, 1:1 + self.identity]
         fields = [np.minimum(sig[:, 0], _FIELD), *(np.where(c != 0, (c & _FIELD) | 1, 0) for c in ids.T)]
         fields += [np.zeros(len(sig), np.uint64)] * (-len(fields) % 4)
@@ -389,8 +393,7 @@ GENERIC = _U(1 << 63)  # an identity word's bit: the full run saw its value in m
 
 
 def _as_u32(words: np.ndarray) -> np.ndarray:
-    """(rows, 2 * words) uint32 view of uint64 rows (numpy >= 1.23 views any rows whose words are
-    contiguous, column slices included); copied only when they are not."""
+    """(rows, 2 * words) uint32 view of uint64 rows whose words are contiguous (numpy >= 1.23), else a copy's."""
     try:
         return words.view(np.uint32)
     except ValueError:

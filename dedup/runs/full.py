@@ -67,6 +67,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
                 wms, rows = watermarks_of(rows), replace(rows, row_watermarks={})
                 writer.send((snapshot(run, recipe, terms, [], [], rows.skipped, rows.watermark), recipe, rows, distinct, wms))
                 del wms
+                give_back_freed()  # the pickler's memo of every key and watermark sent
             with clock.stage("groups"):
                 groups = recipe.groups(rows.keys, sketches, decisions, clock, distinct)
             return store_full(store, run, recipe, rows, terms, sketches, groups, started, decisions, clock,
@@ -104,7 +105,7 @@ def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel |
         with clock.stage("store"):
             store.replace_table(snap)
     result = FullResult(
-        table=recipe.table.name, keys=rows.keys, fingerprints=fps, sketches=np.asarray(sketches), terms=terms, groups=groups,
+        table=recipe.table.name, keys=rows.keys, fingerprints=fps, sketches=sketches, terms=terms, groups=groups,
         skipped=rows.skipped, rows_read=rows.rows_read, watermark=rows.watermark, seconds=time.perf_counter() - started,
         truncated=rows.truncated, null_keys=rows.null_keys, run_id=run.id, changes=counts(changes, rows_left),
         truncated_rows=rows.truncated_rows, stages=clock.seconds, stages_cpu=clock.cpu)

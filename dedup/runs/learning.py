@@ -62,6 +62,7 @@ def table_counts(spill: FeatureSpill, terms: bool, content: bool) -> TableCounts
                 here = document_counts(values)
                 before = getattr(counted, name)
                 setattr(counted, name, merged_counts([before, here] if before is not None else [here]))
+        del feats  # before the next range is loaded: two ranges at once were the run's peak (issue 26)
     if terms and counted.terms is None:
         counted.terms = np.empty(0, np.uint64), np.empty(0, np.int64)
     if not has_content:

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..index.groups import Group
 from ..store import Skipped
+from ..store.gathered import GatheredRows
 from ..text.terms import TermModel
 from .summary import FULL, INCREMENTAL, ChangeCounts, RunSummary
 
@@ -20,7 +21,9 @@ class FullResult:
     table: str
     keys: list[str] = field(default_factory=list)
     fingerprints: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint64))
-    sketches: np.ndarray = field(default_factory=lambda: np.empty((0, 1), np.uint64))  # word 0 = fingerprint
+    # word 0 = fingerprint; a full run's rows gathered from its distinct sketches when read (np.asarray
+    # makes the matrix: 0.35 KB a demo row more, the run's highest moment at its end; issue 26)
+    sketches: np.ndarray | GatheredRows = field(default_factory=lambda: np.empty((0, 1), np.uint64))
     terms: TermModel | None = None  # the IDF counts used (learned by a full run)
     groups: list[Group] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import StoreError
 from ..index.keys import picked
-from ..index.order import stable_order
+from ..index.order import sorted_places
 from .model import BlockEntries
 
 SLICE = 1 << 16  # entries made into Python objects at a time
@@ -109,7 +109,7 @@ class PackedEntries:
             np.multiply(ranks[self.name_at[lo:lo + SLICE]], len(self.keys), out=part, dtype=np.int64)
             part += then[self.row_at[lo:lo + SLICE]]
         del ranks, then
-        return stable_order(code).astype(_index(len(self)), copy=False)
+        return sorted_places(code, _index(len(self)))
 
 
 def _name_ranks(names: np.ndarray) -> np.ndarray:

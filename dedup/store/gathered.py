@@ -37,6 +37,10 @@ class GatheredRows:
         """These rows' words ``cols``, still not gathered (the sketch words after the fingerprint)."""
         return GatheredRows(self.table[:, cols], self.at)
 
+    def reshape(self, *shape) -> np.ndarray:
+        """The whole array reshaped (``FullResult.sketches`` handed to code that takes any matrix)."""
+        return np.asarray(self).reshape(*shape)
+
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         out = self.table[self.at]
         return out if dtype is None else out.astype(dtype, copy=False)

@@ -123,7 +123,7 @@ class ContentModel:
         return {"content_documents": self.documents}
 
 
-COUNT_CHUNK = 1 << 22  # document_counts counts this many hashes at a time
+COUNT_CHUNK = 1 << 20  # document_counts counts this many hashes at a time (1 << 22: a run's peak, issue 26)
 
 
 def document_counts(hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,27 +22,28 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import importlib.util
 import os
 import re
+import sys
 import tempfile
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import metadata, resources
+from importlib import machinery, metadata, resources
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import jieba
 
 from ..config.model import SEGMENTERS
 from ..errors import ConfigError
 from .normalize import normalize_text
 
 if TYPE_CHECKING:
+    import jieba
+
     from ..config import TextConfig
 
-jieba.setLogLevel(logging.WARNING)
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
 _TOKENIZERS: dict[str, "jieba.Tokenizer"] = {}
@@ -60,12 +61,13 @@ def _may_differ(text: str) -> bool:
 
 
 def rjieba_installed() -> bool:
-    """Whether rjieba imports (it ships wheels for the common platforms only)."""
+    """Whether rjieba is installed (it ships wheels for the common platforms only). Found, not
+    imported: its import loads a dictionary (about 30 MB) into every process that asks, the run's
+    own and the children it forks, which never segment (issue 26, bench/results/mem200k-s44.md)."""
     try:
-        import rjieba  # noqa: F401
-    except ImportError:
+        return importlib.util.find_spec("rjieba") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 @functools.cache
@@ -111,6 +113,16 @@ def _cache_dir(env: str | None, xdg: str | None, home: str | None) -> Path:
     return Path(tempfile.gettempdir())
 
 
+@functools.cache
+def _jieba():
+    """jieba, imported once a process segments with it: its import takes pkg_resources along
+    (about 14 MB in every process of a run, which the run's own and its children never use)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
 def tokenizer() -> "jieba.Tokenizer":
     """The process-wide jieba tokenizer, initialised on first use."""
     directory = str(cache_dir())
@@ -120,7 +132,7 @@ def tokenizer() -> "jieba.Tokenizer":
     with _LOCK:
         tok = _TOKENIZERS.get(directory)
         if tok is None:
-            tok = jieba.Tokenizer()
+            tok = _jieba().Tokenizer()
             tok.tmp_dir = directory
             tok.initialize()
             _TOKENIZERS[directory] = tok
@@ -130,9 +142,32 @@ def tokenizer() -> "jieba.Tokenizer":
 @functools.cache
 def _rjieba() -> object:
     """dedup's own rjieba instance (the module's shared one could be changed by add_word elsewhere)."""
+    return _rjieba_class()()
+
+
+def _rjieba_class() -> type:
+    """rjieba's ``Jieba`` from its compiled module, loaded without the package's ``__init__``, which
+    makes a shared instance with a dictionary of its own (about 25 MB a text worker, unused here).
+    The module is registered as ``rjieba.rjieba``, so a later ``import rjieba`` takes it as it is."""
+    if "rjieba" not in sys.modules:
+        try:
+            spec = importlib.util.find_spec("rjieba")
+            folder = Path((spec.submodule_search_locations or [""])[0]) if spec is not None else None
+            found = [p for p in folder.glob("rjieba.*") if p.name.endswith(tuple(machinery.EXTENSION_SUFFIXES))] if folder else []
+            if found:
+                module = sys.modules.get("rjieba.rjieba")
+                if module is None:
+                    ext = importlib.util.spec_from_file_location("rjieba.rjieba", found[0])
+                    assert ext is not None and ext.loader is not None
+                    module = importlib.util.module_from_spec(ext)
+                    ext.loader.exec_module(module)
+                    sys.modules["rjieba.rjieba"] = module
+                return module.Jieba
+        except (ImportError, OSError, AssertionError):
+            pass
     import rjieba
 
-    return rjieba.Jieba()
+    return rjieba.Jieba
 
 
 def _cut_rjieba_hmm(text: str) -> list[str]:
@@ -141,7 +176,7 @@ def _cut_rjieba_hmm(text: str) -> list[str]:
     if not _may_differ(text):
         return rj.cut(text, True)
     out, done = [], 0
-    for m in jieba.re_han_default.finditer(text):  # the blocks jieba cuts one by one
+    for m in _jieba().re_han_default.finditer(text):  # the blocks jieba cuts one by one
         if _may_differ(m.group()):
             if done < m.start():
                 out += rj.cut(text[done:m.start()], True)
@@ -166,9 +201,9 @@ def cutter(engine: str, hmm: bool) -> Callable[[str], Iterable[str]]:
 def engine_version(engine: str, hmm: bool) -> str:
     """What makes the words: the engine and its version (rjieba with the HMM also uses jieba)."""
     if engine == "jieba":
-        return f"jieba {jieba.__version__}"
+        return f"jieba {metadata.version('jieba')}"
     rj = f"rjieba {metadata.version('rjieba')}"
-    return f"{rj} + jieba {jieba.__version__}" if hmm else rj
+    return f"{rj} + jieba {metadata.version('jieba')}" if hmm else rj
 
 
 def _is_noise(token: str) -> bool:
