@@ -3,7 +3,7 @@
 - ``index/`` is the algorithm on integers: it imports nothing else of dedup.
 - ``text/`` turns values into hashed, weighted features: it may use ``index/`` and ``config/``.
 - Neither ``text/`` nor ``index/`` imports ``store/``, ``runs/`` or a database: stores persist
-  what the pipeline hands them, and from ``index/`` they take only the data types (groups, keys).
+  what the pipeline hands them, and from ``index/`` they take only the data types (groups, keys) and the sort of integer codes (order).
 - ``methods/`` holds one type per matching method: it may use ``index/``, ``text/`` and ``config/``.
 - ``runs/`` chains the stages; ``eval/``, ``report/`` (which scores links with runs' Scorer),
   ``review/`` (a pair side by side, the review loop, the decisions CSV) and ``cli/`` sit on top.
@@ -48,7 +48,9 @@ ALLOWED = {
 ALLOWED["cli"] = set(ALLOWED) | {"cli"}  # the command line renders what every room returns
 TOP_LEVEL = {"dedup", "dedup.errors", "dedup.output_file", "dedup.clock"}  # what every room may use of the top level
 MAY_USE_AT_TOP = {"cli": {"dedup.console"}}  # INTERRUPTED: the console script's line, defined before dedup.cli loads
-STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys", "dedup.index.decisions"}
+# the data types, and index.order: the vectorised stable sort of integer codes the store writer orders its
+# block entries with (session 44), no algorithm of the pipeline's
+STORE_MAY_USE_FROM_INDEX = {"dedup.index.groups", "dedup.index.keys", "dedup.index.decisions", "dedup.index.order"}
 
 
 def _module_name(path: Path) -> str:
