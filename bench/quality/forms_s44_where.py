@@ -113,6 +113,14 @@ def mixing(events: list, truth: dict[str, int]) -> dict[str, list]:
     return mixes
 
 
+def scored(groups, at: dict[str, int], code: np.ndarray) -> tuple[float, float, float, int, int]:
+    """tuning22_recall_sweep.score of ``groups`` (a row in none: a group of its own)."""
+    labels = np.arange(len(code), dtype=np.int64)
+    for g in groups:
+        labels[[at[k] for k in g.keys]] = at[g.keys[0]]
+    return score(labels, code)
+
+
 def link_facts(recipe, sk, at, a: str, b: str) -> tuple[float, str]:
     """(estimated Jaccard, the rule that decides it) of rows ``a`` and ``b``."""
     m = recipe.method
@@ -128,10 +136,7 @@ def run_set(spec: str, cache: str | None, steps: Counter, least: int = 6) -> Non
     with watched(events):
         groups = clustered(recipe, keys, sk, pairs, (recipe.near_bar, C.NEAR_SHARE, C.NEAR_LEAST)
                            if recipe.near_bar is not None else None)
-    labels = np.arange(len(keys), dtype=np.int64)
-    for g in groups:
-        labels[[at[k] for k in g.keys]] = at[g.keys[0]]
-    p, r, f1, big, over5 = score(labels, code)
+    p, r, f1, big, over5 = scored(groups, at, code)
     say(f"\n{spec}: {len(keys)} rows, {len(pairs)} verified pairs; P {p:.4f} R {r:.4f} F1 {f1:.4f} "
         f"largest false {big} false groups > 5: {over5}")
     mixes = mixing(events, truth)
