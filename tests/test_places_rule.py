@@ -77,6 +77,17 @@ def test_names_beginning_with_he_are_names_before_a_two_character_ending():
     assert places_unlike(a, b, unless_numbers=False).tolist() == [True]
 
 
+def test_li_from_is_no_part_of_a_place_name():
+    """Session 44: 站点离小区太远 ("the stop is far from the community") named the place 点离小区 in every
+    letter of one topic, so letters at two communities "shared a place" and rule places_against never
+    held (the tuning forms' false groups over 5 rows at 100k and 200k rows)."""
+    assert place_tokens("小区的公交线路被调整后站点离小区太远") == set()
+    form = "我是{}的居民，{}以来，小区的公交线路被调整后站点离小区太远。"
+    a = number_words([[form.format("安园区西州家园", "2024年3月14日")]])
+    b = number_words([[form.format("福园区银溪苑", "2024年7月4日")]])
+    assert places_unlike(a, b, unless_numbers=True).tolist() == [True]
+
+
 def test_place_names_are_kept_after_the_numbers_and_never_count_among_them():
     a = number_words([["青城小区12号楼3单元7月9日"], ["青城小区12号楼"], ["7月9日"]])
     b = number_words([["金桥新村12号楼3单元7月9日"], ["青城小区 12号楼"], ["金桥新村7月9日"]])

@@ -152,7 +152,7 @@ class MatchConfig:
     numbers_sure: float = 0.9  # ... (the numbers count against a pair only under this J)
     numbers_brief_chars: int = 80  # long contents, the shorter under this many characters (0: off) ... (tuning22_brief_sweep, i22-places2)
     numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
-    places_against_chars: int = 200  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37)
+    places_against_chars: int = 250  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37; 200 until s44)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

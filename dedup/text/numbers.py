@@ -29,12 +29,13 @@ from .normalize import nfkc
 _NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
 # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no
-# name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43)
-NUMBERS_VERSION = 4
+# name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43); 5: 离 a
+# function character (session 44: 站点离小区太远 named the place 点离小区 in every letter of a topic)
+NUMBERS_VERSION = 5
 # endings of Chinese residential place names (a general list); a place name is two characters and one
 PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
                  "新城", "苑", "城", "园", "府", "庭", "湾")
-_FUNCTION = frozenset("的了和与及在是向对把被从到给让为于也都就而或并且其这那个")  # never in a place name's two characters
+_FUNCTION = frozenset("的了和与及在是向对把被从到给让为于也都就而或并且其这那个离")  # never in a place name's two characters
 _NAME_FIRST = frozenset("和")  # ... except first before a two-character ending: 和平小区, 和谐家园 (not 和台湾, 和小城: "and")
 _NOT_PLACES = frozenset(("政府", "家庭", "法庭", "开庭", "校园", "县城", "进城", "省城"))  # words ending like a place name
 _TWO = frozenset(e for e in PLACE_ENDINGS if len(e) == 2)
@@ -79,7 +80,8 @@ def not_a_name(match: str) -> bool:
     of one form or topic, so two letters naming different communities still "shared a place".
     Session 43: 和 begins common names (和平小区, 和谐家园); before a two-character ending it is one,
     while before a one-character ending it is mostly "and" (和台湾, 和小城 in the news corpus). Until
-    then 和平小区 named no place and 和谐家园 named 谐家园."""
+    then 和平小区 named no place and 和谐家园 named 谐家园. Session 44: 离 ("from", 站点离小区太远) is one
+    (bench/results/forms6-s44.md)."""
     first = match[0] in _FUNCTION and not (match[0] in _NAME_FIRST and match[2:] in _TWO)
     return match[:2] in PLACE_ENDINGS or first or match[1] in _FUNCTION or match[-2:] in _NOT_PLACES
 
