@@ -13,8 +13,6 @@ from itertools import islice
 
 import numpy as np
 
-from .order import dense_ranks, stable_order
-
 HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 STR_CHUNK = 1 << 16
 NAME_ROWS = 1 << 14  # rows key_names works on at a time
@@ -124,15 +122,15 @@ class KeyNames:
         label_rank[sorted(range(len(coded)), key=coded.__getitem__)] = np.arange(len(coded))
         if not len(self):
             return np.empty(0, np.int64)
-        key_rank, distinct = dense_ranks(self.keys)  # (label, key, marked) packed in one int: no lexsort
-        code = (label_rank[self.column].astype(np.int64) * distinct + key_rank) * 2 + self.marked
-        perm = stable_order(code)
-        del key_rank
+        perm = np.lexsort((self.marked, self.keys, label_rank[self.column]))
         new = np.empty(len(self), dtype=bool)
         new[0] = True
         for lo in range(1, len(self), STR_CHUNK):  # neighbours compared a slice at a time
             at = perm[lo - 1:lo + STR_CHUNK]
-            new[lo:lo + len(at) - 1] = code[at[1:]] != code[at[:-1]]
+            differ = self.keys[at[1:]] != self.keys[at[:-1]]
+            differ |= self.column[at[1:]] != self.column[at[:-1]]
+            differ |= self.marked[at[1:]] != self.marked[at[:-1]]
+            new[lo:lo + len(at) - 1] = differ
         kind = np.int32 if len(self) < 1 << 31 else np.int64
         rank: np.ndarray = np.empty(len(self), dtype=kind)
         rank[perm] = np.cumsum(new, dtype=kind) - 1

@@ -1,9 +1,9 @@
-"""Sorts of a full run's entries done as one vectorised ``np.sort`` of packed words.
+"""The store writer's sort of its block entries done as one vectorised ``np.sort`` of packed words.
 
 The store writer orders a 200k-row run's 3.2 million block entries by (name, key) before it writes
-them, while the run's parent waits for it; its stable argsort and three-key lexsort took about
-0.7 CPU s of that (bench/results/rensa2-s44.md). Packed words sorted by ``np.sort`` (vectorised)
-give the same order.
+them, while the run's parent waits for it. Packed words sorted in place by ``np.sort`` (vectorised)
+give the stable argsort's order with less CPU and none of its temporaries (the block names' own
+lexsort stays: its packed version's ranks cost the writer 45 MB more at 200k rows, session 44).
 """
 
 from __future__ import annotations
@@ -32,23 +32,3 @@ def sorted_places(code: np.ndarray, dtype: type = np.int64) -> np.ndarray:
     for lo in range(0, n, SLICE):
         np.bitwise_and(code[lo:lo + SLICE], (1 << bits) - 1, out=out[lo:lo + SLICE], casting="unsafe")
     return out
-
-
-def stable_order(code: np.ndarray) -> np.ndarray:
-    """``np.argsort(code, kind="stable")`` of non-negative int64 codes, ``code`` left as it was."""
-    return sorted_places(np.array(code, np.int64))
-
-
-def dense_ranks(keys: np.ndarray) -> tuple[np.ndarray, int]:
-    """Each value's place among the distinct values sorted (equal values, equal ranks), and how
-    many distinct values there are."""
-    if not len(keys):
-        return np.empty(0, np.int64), 0
-    order = np.argsort(keys)
-    ordered = keys[order]
-    new = np.empty(len(keys), bool)
-    new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    rank = np.empty(len(keys), np.int64)
-    rank[order] = np.cumsum(new) - 1
-    return rank, int(rank.max()) + 1
