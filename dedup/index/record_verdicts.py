@@ -24,13 +24,14 @@ if TYPE_CHECKING:
 U64 = np.uint64
 
 
-def _similarity(scheme: RecordScheme, a, b, ha, hb, f: int, similar: bool) -> np.ndarray:
-    """Field ``f``'s score: 1 when equal, else its bigram Dice estimate when the field is ``similar``, else 0."""
+def _scored(scheme: RecordScheme, a, b, ha, hb, f: int, similar: bool, crossed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Field ``f``: (filled in both, its score there): 1 when equal, else its bigram Dice estimate
+    when the field is ``similar``, else 0; at least its floor (``crossed``: swaps, initials)."""
     s = (ha[:, f] == hb[:, f]).astype(float)
     if similar:
         j = (scheme.field_values(a, f) == scheme.field_values(b, f)).mean(axis=1)
         s = np.maximum(s, 2 * j / (1 + j))
-    return s
+    return (ha[:, f] != 0) & (hb[:, f] != 0), np.maximum(s, crossed[:, f])
 
 
 def _cut(scheme: RecordScheme, f: int, red: np.ndarray, told: list, pairs: dict, n: int) -> np.ndarray:
@@ -60,8 +61,8 @@ def weighed(scheme: RecordScheme, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
     told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
     pairs = joint(scheme.learned or {}, fields) if red is not None and scheme.joint else {}
     for f in sorted(range(fields), key=lambda f: (-weights[f], f)):
-        both = (ha[:, f] != 0) & (hb[:, f] != 0)
-        s = np.where(both, np.maximum(_similarity(scheme, a, b, ha, hb, f, similar[f]), crossed[:, f]), 0.0)
+        both, s = _scored(scheme, a, b, ha, hb, f, similar[f], crossed)
+        s = np.where(both, s, 0.0)
         w = np.full(n, weights[f])
         if red is not None:
             w = w * (1 - _cut(scheme, f, red, told, pairs, n))
@@ -85,6 +86,6 @@ def field_scores(scheme: RecordScheme, a: np.ndarray, b: np.ndarray) -> np.ndarr
     out = np.full((len(a), scheme.fields), np.nan)
     crossed = floors(ha, hb, scheme.fields, scheme.swaps, scheme.initial, scheme.initial_score)  # swaps, initials
     for f in range(scheme.fields):
-        both = (ha[:, f] != 0) & (hb[:, f] != 0)
-        out[:, f] = np.where(both, np.maximum(_similarity(scheme, a, b, ha, hb, f, similar[f]), crossed[:, f]), np.nan)
+        both, s = _scored(scheme, a, b, ha, hb, f, similar[f], crossed)
+        out[:, f] = np.where(both, s, np.nan)
     return out
