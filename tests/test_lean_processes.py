@@ -16,7 +16,6 @@ import pytest
 
 import dedup.index.bands as bands
 from dedup.index.bands import TextVerifier
-from dedup.index.order import sorted_places
 from dedup.text import segment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,10 +68,3 @@ def test_compact_rows_a_slice_at_a_time_are_the_whole_arrays(monkeypatch, rows):
     monkeypatch.setattr(bands, "COMPACT_ROWS", 3)
     assert whole is not None and np.array_equal(v.compact(sig), whole) and len(whole) == rows
     assert np.array_equal(v.compact(sig[:, :]), v.compact(np.asfortranarray(sig)))
-
-
-@pytest.mark.parametrize("top", [1, 3, 1 << 20, 1 << 40, 1 << 62])
-def test_sorted_places_are_the_stable_argsort(top):
-    code = np.random.default_rng(top % 1000).integers(0, top, 5000, dtype=np.int64)
-    got = sorted_places(code.copy(), np.int32)
-    assert got.dtype == np.int32 and np.array_equal(got, np.argsort(code, kind="stable"))

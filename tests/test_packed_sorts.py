@@ -10,10 +10,13 @@ from dedup.index.order import sorted_places
 from dedup.text.rarity import merged_counts
 
 
-@pytest.mark.parametrize("n, top", [(0, 1), (1, 0), (7, 3), (5000, 40), (5000, 1 << 62), (100_000, 10**9)])
+@pytest.mark.parametrize("n, top", [(0, 1), (1, 0), (7, 3), (5000, 1), (5000, 3), (5000, 40), (5000, 1 << 20),
+                                    (5000, 1 << 40), (5000, 1 << 62), (100_000, 10**9)])
 def test_the_packed_sort_is_the_stable_argsort(n, top):
-    code = np.random.default_rng(n).integers(0, top + 1, n, dtype=np.int64)
+    code = np.random.default_rng(n + top % 1000).integers(0, top + 1, n, dtype=np.int64)
     assert np.array_equal(sorted_places(code.copy()), np.argsort(code, kind="stable"))
+    got = sorted_places(code.copy(), np.int32)  # the store writer's index type
+    assert got.dtype == np.int32 and np.array_equal(got, np.argsort(code, kind="stable"))
 
 
 def reference(parts):
