@@ -9,7 +9,7 @@ another. No tuning set held such pairs at the long identity bar, so no sweep cou
 * ``original``: a letter (4-7 of this folder's template sentences or this set's plain ones, 40 % wrapped in one of the
   forms of ``forms.py``) on a topic with its own place, company, dates and numbers; half the rows
   give no address (a web form), a third of the names common.
-* ``namesake``: another person of an earlier letter's name (their own phone, address or none, and
+* ``namesake`` (15 % of letters): another person of an earlier letter's name (their own phone, address or none, and
   place), writing on the same topic: their own incident, dates and numbers; half pick the same
   sentences, a third wrap it in the same form. Its own cluster: a hard negative.
 * ``refiled``: the same person filing again, the phone changed 60 % of the time (the guard's cost),
