@@ -39,7 +39,8 @@ def _rows(phone: str = "13900000099", address: str | None = None) -> list[dict]:
 
 
 def test_the_guard_ships_on_the_rare_value_bar_and_is_in_the_stamp():
-    assert TextVerifier(2).namesakes == "rare" and _stamp()["verify"]["namesakes"] == "rare"
+    """Session 45: ``rare_places`` is ``rare`` and, where the rows name other places, every identity bar."""
+    assert TextVerifier(2).namesakes == "rare_places" and _stamp()["verify"]["namesakes"] == "rare_places"
 
 
 def test_a_namesake_under_another_phone_is_not_kept_by_the_rare_name(tmp_path, monkeypatch):

@@ -161,7 +161,7 @@ class TextVerifier:
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     short_against: bool = True  # a short pair's numbers and places count against rule short_identity as a long pair's (s42)
-    namesakes: str = "rare"  # when an equal identity field beside others that differ is no identity (dedup.index.persons)
+    namesakes: str = "rare_places"  # when an equal identity field beside others that differ is no identity (dedup.index.persons)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

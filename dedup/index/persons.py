@@ -5,15 +5,15 @@ An identity field equal lowers the content bar a pair must reach (rules ``conten
 bands of 2 values make a namesake's other incident a candidate, the name equal and the phone or email
 another, and those bars kept it. ``guard`` says when such an equal name stops counting: ``""`` never
 (before session 44); ``"most"`` when as many fields present in both differ as are equal (a refile keeping
-name and address with a new phone still counts); ``"rare"`` the same, for the rare-value bar only (the
-default, chosen on the tuning sets: bench/quality/topic_s42_sweep.py); ``"any"`` when any field present
+name and address with a new phone still counts); ``"rare"`` the same, for the rare-value bar only (session
+44's choice on the tuning sets: bench/quality/topic_s42_sweep.py); ``"any"`` when any field present
 in both differs; ``"most_numbers"`` as ``"most"`` unless the two rows' numbers are alike (rule
 ``numbers``' condition: a refile keeps its incident's numbers, a namesake names their own).
 Session 45 (bench/results/namesakes-s45.md): namesakes' long letters at rule ``content_identity`` (J 0.45-0.6,
 the name equal, the phone other) are told from a refile under a new phone by the incident the verifier
 sees: ``"rare_places"`` is ``"rare"``, and every identity bar guarded as ``"most"`` where the two rows name
 places, none the same (a refile keeps its place; ``incidents_apart``); ``"rare_apart"`` also where both
-name at least ``APART_LEAST`` numbers and share under half of the fewer.
+name at least ``APART_LEAST`` numbers and share under half of the fewer. The sweep chose ``"rare_places"``.
 """
 
 from __future__ import annotations
