@@ -26,7 +26,6 @@ from dedup.config.model import MatchConfig
 from dedup.index.bands import BandScheme, TextVerifier
 from dedup.index.clusters import star_clusters
 from dedup.index.groups import Pair
-from dedup.methods.text import BAND_VALUES
 from dedup.text.rarity import IDENTITY_SALT, ContentModel
 from dedup.text.signature import TextSignature
 
@@ -40,8 +39,7 @@ def load(spec: str):
         return load_tuning(spec)
     from bench.quality.quality22 import SETS
     _, name, n, seed = spec.split(":")
-    identity = ("name", "email") if name == "tickets" else ("name", "phone")  # as `dedup init` makes them
-    return SETS[name][0](int(n), int(seed)), identity, tuple(SETS[name][1])
+    return SETS[name][0](int(n), int(seed)), ("name", "phone"), ("title", "content")
 
 
 def folder_set(folder: str):
@@ -86,7 +84,7 @@ def shipped(spec: str):
     ver = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                        m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
                        m.distinct_shared, m.distinct_share, sig.perms)
-    i, j = BandScheme(len(identity), r=BAND_VALUES, short_chars=m.short_chars, anchors=m.anchors).near(s)
+    i, j = BandScheme(len(identity), short_chars=m.short_chars, anchors=m.anchors).near(s)
     return data, rows, (head, hashes, counts), model, s, ver, i, j
 
 

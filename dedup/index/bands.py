@@ -2,9 +2,8 @@
 length, one hash per identity column, MinHash values two a word, distinctive features, numbers]).
 
 Keys (the ``blockName`` of the store), at most 16 a row, however large the table:
-- ``bands`` MinHash band keys of ``r`` values each (LSH; text tables: 13 bands of 2 since session 44,
-  dedup.methods.text ``BAND_VALUES``: a pair of J 0.47 that rule ``numbers`` keeps shares one with
-  probability 0.96, 0.48 at 4 values a band, bench/results/topic3-s44.md);
+- ``bands`` MinHash band keys of ``r`` values each (LSH: a pair of Jaccard 0.75 shares one with
+  probability 0.99 at 13 bands of 4, one of 0.5 with 0.56, one of 0.2 almost never);
 - exact keys of two identity columns together: the same person refiling with a changed phone or a
   typo still shares name+address; for every content (``long_identity``, issue 22) or short ones only.
 
@@ -12,9 +11,7 @@ Verification (``TextVerifier``): J is the share of equal MinHash values, an esti
 contents' Jaccard similarity. A pair of long contents is kept at J >= ``threshold``, or at
 J >= ``identity_threshold`` when one identity column is equal (the same person); a pair with a
 short content needs J >= ``short_threshold`` (practically the same text, numbers included), or
-J >= ``short_identity_threshold`` with an identity column equal, unless its numbers or places count
-against it as below (``short_against``, session 42); an equal name beside another phone or email is
-no identity (``namesakes``, dedup.index.persons, session 44). Rule ``distinct`` (off:
+J >= ``short_identity_threshold`` with an identity column equal. Rule ``distinct`` (off:
 ``distinct_floor`` = ``threshold``): J >= ``distinct_floor`` and the unshared features' J >= ``distinct_threshold``
 (bench/results/topic-recall-i22.md). Rule ``numbers`` (on): the rows' own numbers (dedup.text.numbers,
 compared exactly by dedup.index.numbers) keep a long pair at J >= ``numbers_floor`` when both name at
@@ -40,7 +37,6 @@ from .anchors import ANCHORLESS, anchor_mask
 from .minhash import band_keys, combine, key_pairs
 from .names import KeyNames, key_names, key_parts, per_row
 from .numbers import places_unlike, shared_numbers
-from .persons import GENERIC, incidents_apart, persons  # noqa: F401  (GENERIC: imported from here by dedup.text.signature)
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
@@ -160,8 +156,6 @@ class TextVerifier:
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
-    short_against: bool = True  # a short pair's numbers and places count against rule short_identity as a long pair's (s42)
-    namesakes: str = "rare_places"  # when an equal identity field beside others that differ is no identity (dedup.index.persons)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -276,10 +270,16 @@ class TextVerifier:
         return np.hstack([self.scores(a, b)[:, None], same])
 
     def persons(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(same, rare): any identity column equal (and present); one equal with a rare value (all False
-        with rule content_rare_identity off); without the namesakes ``namesakes`` names (dedup.index.persons)."""
-        apart = incidents_apart(self, a, b) if self.namesakes else None
-        return persons(a, b, self.identity, self.identity_rare_threshold < self.identity_threshold, self.namesakes, apart)
+        """(same, rare): any identity column equal (and present); one equal with a rare value (no GENERIC
+        bit; all False with rule content_rare_identity off). A column at a time, in one pass."""
+        same, rare = np.zeros(len(a), dtype=bool), np.zeros(len(a), dtype=bool)
+        counted = self.identity_rare_threshold < self.identity_threshold
+        for c in range(1, 1 + self.identity):
+            equal = (a[:, c] == b[:, c]) & (a[:, c] != 0)
+            same |= equal
+            if counted:
+                rare |= equal & ((a[:, c] & GENERIC) == 0)
+        return same, rare
 
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
@@ -304,15 +304,14 @@ class TextVerifier:
         by_places = self.places_differ(a, b, j, ~by_numbers)  # the numbers named first
         elsewhere = (self.named_elsewhere(a, b, numbers) & ~short).tolist()  # rule numbers' bar reached, other places
         numbers &= ~short
-        unlike, places = ((by_numbers | by_places) & (~short | self.short_against)).tolist(), by_places.tolist()
+        unlike, places = ((by_numbers | by_places) & ~short).tolist(), by_places.tolist()
         brief = (self.against_bar(a, b) > self.numbers_against).tolist()  # the brief bar was the higher one
         out = []
         for n, (x, s, sh, dt, nu) in enumerate(zip(j.tolist(), same, short.tolist(), details.tolist(),
                                                    numbers.tolist())):
             plain, with_id = ("short", "short_identity") if sh else ("content", "content_identity")
             low = self.identity_rare_threshold if rare[n] and not sh else self.identity_threshold
-            if unlike[n] and (s and self.short_identity_threshold <= x < self.short_threshold if sh
-                              else x >= self.threshold or s and x >= low or dt or nu):
+            if unlike[n] and (x >= self.threshold or s and x >= low or dt or nu):
                 out.append("places_against" if places[n] else "numbers_brief_against" if brief[n]
                            else "numbers_against")  # the bar it reached, overruled
             elif x >= getattr(self, self.RULES[plain][1]):
@@ -384,12 +383,13 @@ class TextVerifier:
         by_numbers, unlike = self.numbers_evidence(a, b, j)
         long_ok = ((j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
                    | by_numbers | rare & (j >= self.identity_rare_threshold)) & ~unlike
-        short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold) & ~(unlike & self.short_against))
+        short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 
 
 _U = np.uint64
 _FIELD = _U(0xFFFF)  # a 16-bit field of ``compact``
+GENERIC = _U(1 << 63)  # an identity word's bit: the full run saw its value in more than identity_rare_rows rows
 
 
 def _as_u32(words: np.ndarray) -> np.ndarray:

@@ -22,10 +22,6 @@ from ..text.signature import DISTINCT_PERMS, TextSignature
 from .base import Rule
 from .keyed import KeyedMethod
 
-# MinHash values a band key (issue 22, sessions 41-44, bench/results/topic3-s44.md): rule numbers keeps a pair
-# from J 0.45, which 13 bands of 4 made a candidate about half the time
-BAND_VALUES = 2
-
 
 @dataclass(frozen=True)
 class TextMinHash(KeyedMethod):
@@ -56,8 +52,7 @@ class TextMinHash(KeyedMethod):
         numbers = NUMBERS_KEPT if m.numbers_floor < m.threshold else 0  # rule numbers: their words only when on
         rare = m.identity_rare_threshold < m.identity_threshold  # rule content_rare_identity (s39)
         signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers)
-        scheme = BandScheme(len(identity), signature.perms, r=BAND_VALUES, short_chars=m.short_chars,
-                            anchors=m.anchors)
+        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
                                 m.distinct_shared, m.distinct_share, signature.perms, numbers_floor=m.numbers_floor,
@@ -82,8 +77,7 @@ class TextMinHash(KeyedMethod):
 
     def stamp(self) -> dict:
         v, s = self.verifier, self.scheme
-        rare: dict = {"identity_rare_threshold": v.identity_rare_threshold} if self.rare_rows else {}  # off: the stamp before s39's rule
-        rare |= {"namesakes": v.namesakes} if v.namesakes else {}  # s44 (off: the stamp before it)
+        rare = {"identity_rare_threshold": v.identity_rare_threshold} if self.rare_rows else {}  # off: the stamp before s39's rule
         return {"match": "minhash", "signature": self.signature.version(),
                 "keys": {"bands": s.bands, "r": s.r, "short_chars": s.short_chars, "anchors": s.anchors,
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
@@ -105,7 +99,6 @@ class TextMinHash(KeyedMethod):
         brief: tuple[str, ...] = ("numbers_brief_chars", "numbers_brief_against") if self.verifier.brief_on else ()
         brief += ("places_against_chars", "places_need_numbers") if self.verifier.places_against_chars else ()
         brief += ("numbers_places",) if self.verifier.numbers_places else ()
-        brief += ("short_against",) if self.verifier.short_against else ()
         return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure", *brief) \
             if self.signature.numbers else ()
 
