@@ -154,7 +154,8 @@ class TextVerifier:
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
-    places_numberless: bool = False  # ... or when neither names a number: the names alone (s45, forms7-s45.md)
+    places_numberless: bool = True  # ... or when neither names a number: the names alone (s45, forms7-s45.md)
+    places_sure: float = 1.0  # ... under this J (0: ``numbers_sure``; s45: two-character names alone differ at J 0.9+)
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
 
@@ -208,7 +209,7 @@ class TextVerifier:
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
         floor = min(self.threshold, self.identity_threshold, self.identity_rare_threshold, self.distinct_floor, self.numbers_floor)
-        maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure) & (j >= floor) & where
+        maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < (self.places_sure or self.numbers_sure)) & (j >= floor) & where
         return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe, self.places_numberless)
 
     @property
@@ -284,8 +285,7 @@ class TextVerifier:
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
              "content_rare_identity": ("content with a rare identity value equal", "identity_rare_threshold"),
-             "short": ("short text", "short_threshold"),
-             "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
+             "short": ("short text", "short_threshold"), "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
              "distinct": ("content with its distinctive details alike", "distinct_threshold"),
              "numbers": ("content with its numbers alike", "numbers_floor"),
              "numbers_against": ("content with its numbers unlike", "numbers_against"),
