@@ -1,11 +1,13 @@
 """Issue 26 (session 45): the store writer lets the distinct sketches go once the rows are written
 (a 200k run's writer held 72 MB of them through the block entries' write), and the candidates'
-search makes one key column at a time instead of holding all of a run's band keys.
+search makes one key column at a time instead of holding all of a run's band keys, and its screen
+reads the MinHash values' words where they lie instead of a copy of all rows' values.
 
 A GatheredRows marked ``once`` is released by a SQL store after it wrote the rows, and what is
 stored is what a plain one stores, on every store; ``write_rows`` takes what was sent out of its
 list; a key column made alone is the column of the keys made whole, and the search over columns
-made one at a time finds the pairs of ``key_pairs`` over the whole keys."""
+made one at a time finds the pairs of ``key_pairs`` over the whole keys; the screen (MayVerify)
+made from a view of the values' words is the one made from a copy of the values."""
 
 from __future__ import annotations
 
@@ -70,7 +72,7 @@ def test_write_rows_takes_what_was_sent_out_of_its_list():
             written.append((snap, later))
 
     sent = [(snapshot(1, keys=[], fps=[]), recipe, Rows(keys=keys, features=feats, skipped=[], rows_read=len(keys), watermark=None), distinct, None)]
-    write_rows(Into(), sent, lambda: {})
+    write_rows(Into(), sent, dict)
     assert sent == []  # the list held the only reference the child kept
     snap = written[0][0]
     assert isinstance(snap.sketches, GatheredRows) and snap.sketches.once
@@ -123,3 +125,20 @@ def test_the_search_over_columns_made_one_at_a_time_is_key_pairs_over_all(scheme
     i, j = column_pairs(lambda c: asked.append(c) or keys[:, c], len(keys), keys.shape[1], scheme.anchors)
     assert asked == list(range(keys.shape[1]))  # each column asked for once
     assert i.tobytes() == whole[0].tobytes() and j.tobytes() == whole[1].tobytes()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES[:2])
+def test_the_screen_made_from_the_values_words_as_a_view_is_the_one_from_the_values(scheme, monkeypatch):
+    import dedup.index.triples as triples
+    from dedup.index.band_columns import value_words
+    from dedup.index.bands import TextVerifier
+    monkeypatch.setattr(triples, "CODE_ROWS", 7)
+    sig = _signatures(scheme, 400, 3)
+    words = value_words(scheme, sig)
+    assert words.base is not None and np.shares_memory(words, sig)  # a view, not a copy of every row
+    assert triples.triple_codes(words).tobytes() == triples.triple_codes(scheme.values(sig)).tobytes()
+    v = TextVerifier(scheme.identity, perms=scheme.perms)
+    i, j = np.triu_indices(60, 1)
+    a, b = triples.MayVerify(v, words, sig), triples.MayVerify(v, scheme.values(sig), sig)
+    assert a.need == b.need and (a.small is None) == (b.small is None)
+    assert (a(i, j) == b(i, j)).all()

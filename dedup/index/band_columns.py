@@ -1,4 +1,5 @@
-"""One column of a text table's candidate keys (dedup.index.bands.BandScheme.keys) made alone.
+"""One column of a text table's candidate keys (dedup.index.bands.BandScheme.keys) made alone, and
+the words of its MinHash values as a view.
 
 The candidates' search pairs the rows of one key column at a time (dedup.index.minhash.column_pairs);
 made whole, the keys of a 200k run were 24 MB (16 a row) held through the search, and 32 MB more
@@ -13,6 +14,14 @@ import numpy as np
 from .minhash import band_column, combine
 
 KEY_CHUNK = 1 << 13  # rows whose keys are made together (their signature words: 2.4 MB at 3 identity columns)
+
+
+def value_words(scheme, sig: np.ndarray) -> np.ndarray:
+    """(rows, perms // 2) uint64: the words of ``scheme``'s MinHash values, two a word (value 2w in
+    word w's low half), a view of ``sig``: the values made contiguous for all rows at once were
+    49 MB of a 200k run, the candidates' peak (dedup.index.triples; issue 26)."""
+    start = 1 + scheme.identity
+    return np.asarray(sig, dtype=np.uint64)[:, start:start + scheme.perms // 2]
 
 
 def identity_key(scheme, sig: np.ndarray, p: int) -> np.ndarray:

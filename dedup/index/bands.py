@@ -34,7 +34,7 @@ from itertools import combinations
 import numpy as np
 
 from .anchors import ANCHORLESS, anchor_mask
-from .band_columns import KEY_CHUNK, identity_key, key_column
+from .band_columns import KEY_CHUNK, identity_key, key_column, value_words
 from .minhash import band_keys, column_pairs, key_pairs
 from .names import KeyNames, key_names, key_parts, per_row
 from .numbers import places_unlike, shared_numbers
@@ -64,9 +64,8 @@ class BandScheme:
         return min(self.perms // self.r, MAX_KEYS - len(self.pairs_of_identity))
 
     def values(self, sig: np.ndarray) -> np.ndarray:
-        """(rows, perms) uint32 MinHash values."""
-        start = 1 + self.identity
-        return np.ascontiguousarray(np.asarray(sig, dtype=np.uint64)[:, start:start + self.perms // 2]).view(np.uint32)
+        """(rows, perms) uint32 MinHash values (a copy: ``value_words`` is the view)."""
+        return np.ascontiguousarray(value_words(self, sig)).view(np.uint32)
 
     def keys(self, sig: np.ndarray) -> np.ndarray:
         """(rows, m) uint64 keys, 0 where a row has none; made KEY_CHUNK rows at a time, so the
