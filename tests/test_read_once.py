@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import yaml
-from mongo_fixtures import mongo_live_url, mongo_opener  # noqa: F401  (fixture)
-from test_store_contract import STORES, snapshot, start
+from mongo_fixtures import mongo_live_url  # noqa: F401  (fixture)
+from test_store_contract import snapshot, start, store, store_opener  # noqa: F401  (fixtures: every store)
 
 import dedup.index.band_columns as band_columns
 from dedup.config import parse_config
@@ -28,21 +28,10 @@ from dedup.runs.full import write_rows
 from dedup.runs.parallel import featurize_rows
 from dedup.runs.recipe import Recipe
 from dedup.runs.stages import Rows
-from dedup.store import open_store
 from dedup.store.gathered import GatheredRows
 
 
-@pytest.fixture(params=STORES)
-def store(request):
-    if request.param.startswith("mongo"):
-        s = mongo_opener(request, request.param)()
-    else:
-        s = open_store(request.getfixturevalue(f"{request.param}_url"))
-    yield s
-    s.close()
-
-
-def test_rows_read_once_are_let_go_after_the_store_wrote_them_and_stored_alike(store):
+def test_rows_read_once_are_let_go_after_the_store_wrote_them_and_stored_alike(store):  # noqa: F811
     keys = [str(i) for i in range(1, 7)]
     table = np.arange(3 * 4, dtype=np.uint64).reshape(3, 4) * np.uint64(0x9E3779B97F4A7C15)
     at = np.array([2, 0, 1, 1, 0, 2])
