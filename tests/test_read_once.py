@@ -125,9 +125,10 @@ def test_the_screen_made_from_the_values_words_as_a_view_is_the_one_from_the_val
     sig = _signatures(scheme, 400, 3)
     words = value_words(scheme, sig)
     assert words.base is not None and np.shares_memory(words, sig)  # a view, not a copy of every row
-    assert triples.triple_codes(words).tobytes() == triples.triple_codes(scheme.values(sig)).tobytes()
+    assert triples.triple_codes(words, paired=True).tobytes() == triples.triple_codes(scheme.values(sig)).tobytes()
+    assert triples.triple_codes(scheme.values(sig).astype(np.uint64)).tobytes() == triples.triple_codes(scheme.values(sig)).tobytes()
     v = TextVerifier(scheme.identity, perms=scheme.perms)
     i, j = np.triu_indices(60, 1)
-    a, b = triples.MayVerify(v, words, sig), triples.MayVerify(v, scheme.values(sig), sig)
+    a, b = triples.MayVerify(v, words, sig, paired=True), triples.MayVerify(v, scheme.values(sig), sig)
     assert a.need == b.need and (a.small is None) == (b.small is None)
     assert (a(i, j) == b(i, j)).all()
