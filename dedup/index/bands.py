@@ -34,14 +34,14 @@ from itertools import combinations
 import numpy as np
 
 from .anchors import ANCHORLESS, anchor_mask
-from .minhash import band_keys, combine, key_pairs
+from .band_columns import KEY_CHUNK, identity_key, key_column, value_words
+from .minhash import band_keys, column_pairs, key_pairs
 from .names import KeyNames, key_names, key_parts, per_row
 from .numbers import places_unlike, shared_numbers
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
 COMPACT_ROWS = 1 << 14  # rows made compact at a time (their low bits' temporaries: about 6 MB)
-KEY_CHUNK = 1 << 13  # rows whose keys are made together (their signature words: 2.4 MB at 3 identity columns)
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,8 @@ class BandScheme:
         return min(self.perms // self.r, MAX_KEYS - len(self.pairs_of_identity))
 
     def values(self, sig: np.ndarray) -> np.ndarray:
-        """(rows, perms) uint32 MinHash values."""
-        start = 1 + self.identity
-        return np.ascontiguousarray(np.asarray(sig, dtype=np.uint64)[:, start:start + self.perms // 2]).view(np.uint32)
+        """(rows, perms) uint32 MinHash values (a copy: ``value_words`` is the view)."""
+        return np.ascontiguousarray(value_words(self, sig)).view(np.uint32)
 
     def keys(self, sig: np.ndarray) -> np.ndarray:
         """(rows, m) uint64 keys, 0 where a row has none; made KEY_CHUNK rows at a time, so the
@@ -78,13 +77,8 @@ class BandScheme:
         return out
 
     def _keys(self, sig: np.ndarray) -> np.ndarray:
-        length = sig[:, 0]
-        out = [band_keys(self.values(sig), self.bands, self.r, valid=length > 0)]
-        short = (length > 0) & ((length < self.short_chars) | self.long_identity)
-        for p, cols in enumerate(self.pairs_of_identity):
-            ids = sig[:, 1 + np.array(cols)]
-            key = combine(ids[:, 0], ids[:, -1] if len(cols) > 1 else ids[:, 0], p + 1)
-            out.append(np.where(short, key, np.uint64(0))[:, None])
+        out = [band_keys(self.values(sig), self.bands, self.r, valid=sig[:, 0] > 0)]
+        out += [identity_key(self, sig, p)[:, None] for p in range(len(self.pairs_of_identity))]
         return np.hstack(out)
 
     @property
@@ -122,8 +116,12 @@ class BandScheme:
     def near(self, sig: np.ndarray, taken: dict[str, int] | None = None, keep=None) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (i < j) of rows (in key order) sharing a key, one of them among its anchors
         (``keep``: only the pairs it lets through, as for key_pairs)."""
-        keys = self.keys(sig)
-        return key_pairs(keys, self.anchors, self.offsets(keys, taken), keep)
+        if taken and self.anchors is not None:  # the stored anchors' offsets are looked up by every key
+            keys = self.keys(sig)
+            return key_pairs(keys, self.anchors, self.offsets(keys, taken), keep)
+        sig = np.asarray(sig, dtype=np.uint64)
+        return column_pairs(lambda c: key_column(self, sig, c), len(sig), self.bands + len(self.pairs_of_identity),
+                            self.anchors, None, keep)
 
     def describe(self) -> str:
         reach = "every content" if self.long_identity else f"contents under {self.short_chars} characters"

@@ -14,6 +14,8 @@ than n (bench/perf/bench_candidates.py); there is no loop over rows or buckets i
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 U64 = np.uint64
@@ -149,10 +151,11 @@ def distinct_inverse(hashes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     return ordered[new], order[new], inv
 
 
-def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None = None) -> np.ndarray:
+def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None = None, first: int = 0) -> np.ndarray:
     """(rows, bands) uint64 keys: band i packs the low 64/r bits of values [i*r, (i+1)*r) side by
     side and mixes in the band's number, so equal values in two bands make two keys. Rows not
-    ``valid`` (no shingles) get 0, which names no block."""
+    ``valid`` (no shingles) get 0, which names no block. ``first``: the number of ``values``' first
+    band (one band's values alone give the keys of that band)."""
     values = np.asarray(values)
     rows = values.shape[0]
     width = U64(64 // r)
@@ -160,11 +163,20 @@ def band_keys(values: np.ndarray, bands: int, r: int, valid: np.ndarray | None =
     z = v[:, :, 0]
     for j in range(1, r):
         z = (z << width) | v[:, :, j]
-    salts = np.array([((i + 1) * _GOLDEN) & _MASK64 for i in range(bands)], U64)
+    salts = np.array([((i + 1) * _GOLDEN) & _MASK64 for i in range(first, first + bands)], U64)
     keys = splitmix64(z ^ salts) | U64(1)
     if valid is not None:
         keys[~np.asarray(valid, dtype=bool)] = 0
     return keys
+
+
+def band_column(words: np.ndarray, band: int, r: int, valid: np.ndarray | None = None) -> np.ndarray:
+    """``band_keys(values)[:, band]`` from ``words``, the (rows, n) uint64 words holding the values
+    two a word (value 2w in word w's low half), reading the band's words alone."""
+    first = band * r
+    word = first // 2
+    values = np.ascontiguousarray(words[:, word:(first + r + 1) // 2]).view(np.uint32)
+    return band_keys(values[:, first - 2 * word:first - 2 * word + r], 1, r, valid, first=band)[:, 0]
 
 
 def combine(a: np.ndarray, b: np.ndarray, salt: int) -> np.ndarray:
@@ -195,7 +207,14 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
     bool mask, e.g. dedup.index.triples.MayVerify): drops pairs in each partition, before the sort."""
     keys = np.asarray(keys, dtype=U64)
     keys = keys.reshape(len(keys), -1) if keys.ndim != 2 else keys
-    rows, m = keys.shape
+    return column_pairs(lambda c: keys[:, c], keys.shape[0], keys.shape[1], anchors, offsets, keep)
+
+
+def column_pairs(column: Callable[[int], np.ndarray], rows: int, m: int, anchors: int | None = None,
+                 offsets: np.ndarray | None = None, keep=None) -> tuple[np.ndarray, np.ndarray]:
+    """``key_pairs`` of the (rows, m) keys whose column c is ``column(c)``, asked once a column:
+    a caller that makes each column when asked never holds all of them (a 200k run's band keys,
+    24 MB at 16 keys a row, beside the candidates' search: issue 26)."""
     none = np.empty(0, np.int64), np.empty(0, np.int64)
     if rows < 2 or not m:
         return none
@@ -204,11 +223,13 @@ def key_pairs(keys: np.ndarray, anchors: int | None = None,
     spread = max(0, (rows // PART_ENTRIES).bit_length() - 1)  # 2**spread partitions a column
     codes = []
     for c in range(m):  # a column's partitions at a time, each freed once its codes are made (all columns' at once: issue 26)
-        parts = _partitions(keys[:, c:c + 1], low, spread)
+        col = np.asarray(column(c), dtype=U64)
+        parts = _partitions(col[:, None], low, spread)
         for part in range(len(parts)):
             words, parts[part] = parts[part], np.empty(0, U64)
-            codes.append(_bucket_pairs(words, keys[:, c], low, bits, anchors, None if offsets is None else offsets[:, c], keep))
+            codes.append(_bucket_pairs(words, col, low, bits, anchors, None if offsets is None else offsets[:, c], keep))
             del words
+        del col, parts
     code = _joined_once(codes)
     if not len(code):
         return none

@@ -31,14 +31,22 @@ CODE_ROWS = 1 << 14  # rows whose triple codes are made at a time
 ASK_PAIRS = 1 << 16  # pairs screened together (a hot bucket's partition held millions: their two rows' screen words, 80 bytes a pair)
 
 
-def triple_codes(values: np.ndarray) -> np.ndarray:
+def value_count(values: np.ndarray, paired: bool = False) -> int:
+    """How many MinHash values a row of ``values`` holds: (rows, n) values, or with ``paired`` uint64
+    words holding two each (dedup.index.band_columns.value_words: a view, no copy of all rows)."""
+    return values.shape[1] * (2 if paired else 1)
+
+
+def triple_codes(values: np.ndarray, paired: bool = False) -> np.ndarray:
     """(rows, perms // 3) uint16: a hash of each disjoint triple of a row's MinHash values (equal
-    triples, equal codes)."""
+    triples, equal codes); ``values``, ``paired`` as ``value_count`` takes them."""
     values = np.asarray(values)
-    t = values.shape[1] // TRIPLE
+    t = value_count(values, paired) // TRIPLE
     out = np.empty((len(values), t), np.uint16)
     for lo in range(0, len(values), CODE_ROWS):  # a copy of all rows' values was 0.5 KB a row (issue 26)
-        v = values[lo:lo + CODE_ROWS, :t * TRIPLE].reshape(-1, t, TRIPLE).astype(np.uint64)
+        part = values[lo:lo + CODE_ROWS]
+        part = np.ascontiguousarray(part, dtype=np.uint64).view(np.uint32) if paired else part
+        v = part[:, :t * TRIPLE].reshape(-1, t, TRIPLE).astype(np.uint64)
         with np.errstate(over="ignore"):  # one multiply-add a value (a splitmix64 of each: 0.5 s at 200,000 rows)
             h = v[:, :, 0] * _MIX[0] + v[:, :, 1] * _MIX[1] + v[:, :, 2] * _MIX[2]
         out[lo:lo + CODE_ROWS] = (h >> np.uint64(48)).astype(np.uint16)
@@ -50,20 +58,20 @@ _MIX = tuple(np.uint64(c) for c in (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94
 
 class MayVerify:
     """``(i, j) -> bool mask``: whether the rows i and j of ``sig`` (a text signature) could pass
-    ``verifier``; never False for a pair it keeps."""
+    ``verifier``; never False for a pair it keeps. ``values``, ``paired``: as ``value_count`` takes them."""
 
-    def __init__(self, verifier, values: np.ndarray, sig: np.ndarray) -> None:
+    def __init__(self, verifier, values: np.ndarray, sig: np.ndarray, paired: bool = False) -> None:
         v = verifier
         bar = min(v.threshold, v.distinct_floor, v.short_threshold)
-        self.codes = triple_codes(values)
+        self.codes = triple_codes(values, paired)
         unequal = v.perms - math.ceil(bar * v.perms - 1e-9)
-        self.need = values.shape[1] // TRIPLE - unequal  # <= 0: any pair the screen lets through may verify
+        self.need = value_count(values, paired) // TRIPLE - unequal  # <= 0: any pair the screen lets through may verify
         self.ids = sig[:, 1:1 + v.identity]  # views: only the few pairs past the screen are read (copies: 0.1 KB a row, issue 26)
         on = bool(v.numbers_at) and v.numbers_floor < v.threshold
         self.numbers = sig[:, v.numbers_at:] if on else None
         self.counts = number_counts(self.numbers) if on else None
         self.verifier = v
-        self.small = v.compact(sig) if values.shape[1] == v.perms else None
+        self.small = v.compact(sig) if value_count(values, paired) == v.perms else None
 
     def __call__(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """``_asked`` of ASK_PAIRS pairs at a time (the candidates' peak: issue 26)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..config.model import Config, FieldSpec, TableConfig
+from ..index.band_columns import value_words
 from ..index.bands import BandScheme, TextVerifier
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
@@ -105,7 +106,7 @@ class TextMinHash(KeyedMethod):
     def may_verify(self, sig: np.ndarray) -> MayVerify:
         """Issue 26: a band's bucket pairs only rows whose triples of MinHash values, identity or
         numbers could pass the verifier (dedup.index.triples; exact, so the kept pairs are the same)."""
-        return MayVerify(self.verifier, self.scheme.values(sig), sig)
+        return MayVerify(self.verifier, value_words(self.scheme, sig), sig, paired=True)
 
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
         if feats.content is None:

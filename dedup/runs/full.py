@@ -74,12 +74,15 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
                               distinct, writer, config.groups)
 
 
-def write_rows(into: Store, inputs: tuple, later: Callable[[], dict]) -> None:
+def write_rows(into: Store, inputs: list, later: Callable[[], dict]) -> None:
     """In the store writer's child: the rows' snapshot made from what ``run_full`` sent (the base
-    snapshot, the recipe, the rows, ``distinct_rows``' answer, the rows' watermarks), written
-    (``Store.replace_table``)."""
-    base, recipe, rows, distinct, wms = inputs
-    into.replace_table(rows_snapshot(base, recipe, rows, GatheredRows(distinct[1], distinct[3]), distinct, wms), later)
+    snapshot, the recipe, the rows, ``distinct_rows``' answer, the rows' watermarks; taken out of
+    ``inputs``), written (``Store.replace_table``). Its sketches are read once: the store lets the
+    distinct ones go once it has written the rows (GatheredRows.release), this the only reference."""
+    base, recipe, rows, distinct, wms = inputs.pop()
+    snap = rows_snapshot(base, recipe, rows, GatheredRows(distinct[1], distinct[3], once=True), distinct, wms)
+    del distinct
+    into.replace_table(snap, later)
 
 
 def store_full(store: Store, run, recipe: Recipe, rows: Rows, terms: TermModel | None, sketches: np.ndarray | GatheredRows,

@@ -173,7 +173,7 @@ def _child(write: Callable, pipe, parent: int) -> None:
     release_signals()  # Ctrl-C is the parent's to handle: it stops this child
     die_with_parent(parent)
     try:
-        inputs = _wait_for(pipe, receive_arrays)
+        inputs = [_wait_for(pipe, receive_arrays)]  # a list ``write`` empties: what it lets go is freed
         seconds = write(inputs, lambda: _wait_for(pipe))
         pipe.send(("ok", seconds))
     except BaseException as e:  # noqa: BLE001 - every failure goes back to the parent, whole
@@ -254,9 +254,10 @@ def writing_beside(store, rows: int, workers: int, write: Callable) -> Iterator[
 
 
 def _timed_write(reopen: Callable[[], Store], write: Callable) -> Callable:
-    """In the child: a store of its own (``reopen()``), ``write(store, inputs, later)``, and the
-    seconds it took (from the inputs' arrival)."""
-    def run(inputs, later: Callable[[], dict]) -> dict:
+    """In the child: a store of its own (``reopen()``), ``write(store, inputs, later)`` (``inputs``:
+    a list holding what was sent, for ``write`` to take out), and the seconds it took (from the
+    inputs' arrival)."""
+    def run(inputs: list, later: Callable[[], dict]) -> dict:
         start = time.perf_counter()
         with reopen() as store:
             write(store, inputs, later)

@@ -310,6 +310,8 @@ class SqlStore(SqlActions, SqlDecisions, SqlStaging, StoreBase):
         def rows(conn) -> None:
             W.add_rows(conn, snap.table, snap.keys, [int(v) for v in snap.fingerprints], sketches,
                        snap.row_watermarks)
+            if isinstance(sketches, GatheredRows):  # read once: let go before the blocks are written
+                sketches.release()
             W.add_blocks(conn, snap.table, snap.blocks)
         self._guard(self._replace, snap, rows, later)
 
