@@ -124,6 +124,7 @@ class RecordScheme:
     joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
+    floor_share: int = 0         # > 0: no field in more than this many of the floor's pair keys (s45)
     say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     against: float = 1.0         # a distinctive field filled and unlike weighs this many times (record_fields)
     against_below: float = 0.0   # unlike: scoring under this
@@ -235,7 +236,8 @@ class RecordScheme:
         if not budget:
             return choose(part, self.max_partners)[:self.max_pairs]
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
-        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget, each)
+        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget, each,
+                       self.floor_share)
         capped = [k for k in choose(part, self.max_partners) if k not in floor]
         if self.floored():
             room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
