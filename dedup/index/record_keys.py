@@ -56,11 +56,11 @@ def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0, each
     spent = 0.0
     held: dict = {}  # field -> floor pair keys holding it
     for k in apart + [k for k in ranked if k not in apart]:
-        fields = k if isinstance(k, tuple) else ()
-        if share and any(held.get(f, 0) >= share for f in fields):
+        pair = k if isinstance(k, tuple) else ()
+        if share and any(held.get(f, 0) >= share for f in pair):
             continue
         if len(floor_keys) < floor and partners[k] <= each and spent + partners[k] <= budget:
             floor_keys.append(k)
             spent += partners[k]
-            held.update({f: held.get(f, 0) + 1 for f in fields})
+            held.update({f: held.get(f, 0) + 1 for f in pair})
     return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]
