@@ -33,14 +33,17 @@ def partners(filled: int, squares: int, hot_filled: int = 0, hot_squares: int = 
     return (squares - hot_squares - n) / n if n > 0 else math.inf
 
 
-def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0, each: float = math.inf) -> list:
+def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0, each: float = math.inf,
+           share: int = 0) -> list:
     """The keys of ``partners`` (key -> expected partners) to use, best first: those under
     ``cap`` by partners; with a ``floor``, up to ``floor`` keys more first, each of at most
     ``each`` partners, as long as their expected partners together stay within ``budget`` (so
     candidates per row stay bounded as the table grows: a key whose buckets fill up by chance
     gives way to cheaper ones, and no single one takes the budget), pair keys (field tuples)
     that share no field with a chosen one before the others, so one damaged field cannot take
-    out the whole floor (given name + surname, then street + suburb, ...)."""
+    out the whole floor (given name + surname, then street + suburb, ...); ``share`` > 0: no field
+    in more than that many floor pair keys (a typo in a given name held by ten of them took them
+    all out, and copies that kept their street number and postcode were never candidates)."""
     ranked = sorted(partners, key=lambda k: (partners[k], k))
     apart: list = []
     used: set = set()
@@ -51,8 +54,13 @@ def choose(partners: dict, cap: float, floor: int = 0, budget: float = 0.0, each
             used |= fields
     floor_keys: list = []
     spent = 0.0
+    held: dict = {}  # field -> floor pair keys holding it
     for k in apart + [k for k in ranked if k not in apart]:
+        pair = k if isinstance(k, tuple) else ()
+        if share and any(held.get(f, 0) >= share for f in pair):
+            continue
         if len(floor_keys) < floor and partners[k] <= each and spent + partners[k] <= budget:
             floor_keys.append(k)
             spent += partners[k]
+            held.update({f: held.get(f, 0) + 1 for f in pair})
     return floor_keys + [k for k in ranked if partners[k] <= cap and k not in floor_keys]

@@ -39,6 +39,9 @@ key fields still gets a light floor: the floor's pair keys and bands within the 
 and the birth date pass the trigger and the capped pair keys all held the given name: 3-5 % of true
 pairs were never candidates; the light floor adds street + suburb, address + postcode and the like only
 while their buckets stay small, so a table of clean keys, the training persons, is keyed as before).
+No field may be in more than ``floor_share`` of the floor's pair keys (s45): at 20,000 copied persons
+the cheapest ten all held the given name or the surname, so a copy with a typo in both that kept its
+street number and postcode was never a candidate (half the missed true pairs there).
 
 Verification goes field by field: equal values score 1; unequal ones score their estimated bigram Dice
 when the field is distinctive (``similar_ratio``: a typo in a name or a phone), else 0 (a different
@@ -100,7 +103,8 @@ class RecordScheme:
     20,000-row training table; floor_pairs 10 -> 12 floored copies 20,000-40,000 rows 0.990 -> 0.991-0.992 for
     1 % more candidates); ``floor_each`` (1.5) by sweep_init --sets growth (bench/results/persons-s36.md:
     candidates a row halved, F1 alike). ``against*`` by bench/quality/records/sweep_against.py
-    (bench/results/persons-s42.md).
+    (bench/results/persons-s42.md); ``floor_share`` (5; 2-4 cost a family set precision) by the same
+    sweep (bench/results/persons3-s45.md).
     """
 
     fields: int
@@ -124,6 +128,7 @@ class RecordScheme:
     joint: bool = True           # redundancy given two agreeing fields too (dedup.index.record_redundancy)
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
+    floor_share: int = 5         # no field in more than this many of the floor's pair keys (0: off; s45)
     say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     against: float = 1.0         # a distinctive field filled and unlike weighs this many times (record_fields)
     against_below: float = 0.0   # unlike: scoring under this
@@ -235,7 +240,8 @@ class RecordScheme:
         if not budget:
             return choose(part, self.max_partners)[:self.max_pairs]
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
-        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget, each)
+        floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget, each,
+                       self.floor_share)
         capped = [k for k in choose(part, self.max_partners) if k not in floor]
         if self.floored():
             room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)

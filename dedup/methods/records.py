@@ -55,6 +55,8 @@ class Records(KeyedMethod):
         keys = {k: v for k, v in asdict(self.scheme).items() if k != "learned"}
         if keys["say"] == "distinct":  # s37: the say as before it was a setting, the stamp as before
             del keys["say"]
+        if not keys["floor_share"]:  # s45: off, the stamp as before the setting
+            del keys["floor_share"]
         off = keys["against"] == 1.0 or not keys["against_below"]
         if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}

@@ -13,7 +13,9 @@ and at most ``agree`` distinctive fields equal. A suffix ``+iN`` (s43) excuses a
 characters starting with the other's first character (an initial; ``initial``), ``+sX`` scores such
 a pair at least X (``initial_score``), ``+nD`` excuses two values of one first letter whose lengths
 differ by at most D (``against_near``), ``+aX`` counts a distinctive field scoring X or more as
-agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without the rule.
+agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without the rule. Session 45:
+``+fN`` keeps any field in at most N of the floor's pair keys (``floor_share``), ``+pX`` sets the
+floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` (main's line).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 
 from bench.quality.records.sweep_joint import SETS
 from bench.quality.records.where import table
+from dedup.methods.records import Records
 
 S16 = SETS + ",copies40:10000:0,copies40:40000:1,copies:40000:1,copies20:20000:2"
 PROBE = "labelled:20000:0,train:5000:0,copies40:5000:0,copies:20000:1"
@@ -33,8 +36,11 @@ def setting(name: str) -> dict:
     out: dict = {}
     for e in extra:
         key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
-                     "a": ("against_agree_at", float)}[e[0]]
+                     "a": ("against_agree_at", float), "f": ("floor_share", int),
+                     "p": ("floor_partners", float)}[e[0]]
         out[key] = kind(e[1:])
+    if rule == "shipped":
+        return {**Records.against, **out}
     if rule == "off":
         return out
     factor, below, top, needs, *agree = rule.split("/")
