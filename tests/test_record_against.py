@@ -15,11 +15,10 @@ from dedup.index.record_fields import against, distinctive
 from dedup.index.records import RecordScheme
 from dedup.methods.records import Records
 from dedup.runs.full import run_full
-from dedup.runs.incremental import run_incremental
 from dedup.text.records import RecordSignature
 from mongo_fixtures import mongo_live_url  # noqa: F401  (a live server when DEDUP_TEST_MONGO_URI is set)
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
-from test_record_floor_runs import config, write
+from test_record_floor_runs import config, split_runs_grouped
 
 ON = {"against": 2.0, "against_below": 0.3, "against_top": 4, "against_needs": 1, "against_agree": 1}
 EXCUSED = dict(ON, initial=1, against_near=1, initial_score=0.5)  # s43: initials and near names excused (signature v2)
@@ -85,16 +84,9 @@ def check_exact(url, tmp_path, monkeypatch, n: int, setting: dict = ON, seed: in
     """Rows 1..2n/3 full, the rest incremental, then `full --keep-terms` on the same store: the same
     groups, and the rule moved some (a one full run without it groups otherwise)."""
     rows = generate(n, seed=seed)[0]
-    src = tmp_path / "src.db"
-    write(src, rows[:n * 2 // 3])
     monkeypatch.setattr(Records, "against", setting)
-    cfg = config(f"sqlite:///{src}", url)
-    run_full(cfg, "persons")
-    write(src, rows[n * 2 // 3:])
-    assert run_incremental(cfg, "persons").rows_read == n - n * 2 // 3
-    grouped = memberships(cfg, "persons")
-    run_full(cfg, "persons", keep_terms=True)
-    assert memberships(cfg, "persons") == grouped
+    grouped = split_runs_grouped(url, tmp_path, rows)
+    src = tmp_path / "src.db"
     monkeypatch.setattr(Records, "against", {})
     off = config(f"sqlite:///{src}", f"sqlite:///{tmp_path / 'off.db'}")
     run_full(off, "persons")

@@ -47,6 +47,21 @@ def config(source_url, store_url):
                                                 "fields": {f: "short" for f in FIELDS}}}})
 
 
+def split_runs_grouped(url, tmp_path, rows) -> set:
+    """Rows 1..2n/3 full, the rest incremental, then `full --keep-terms` on the same store: the same
+    groups (returned) as the two runs left (the record rules' exactness tests share it)."""
+    n, src = len(rows), tmp_path / "src.db"
+    write(src, rows[:n * 2 // 3])
+    cfg = config(f"sqlite:///{src}", url)
+    run_full(cfg, "persons")
+    write(src, rows[n * 2 // 3:])
+    assert run_incremental(cfg, "persons").rows_read == n - n * 2 // 3
+    grouped = memberships(cfg, "persons")
+    run_full(cfg, "persons", keep_terms=True)
+    assert memberships(cfg, "persons") == grouped
+    return grouped
+
+
 def floored(rows) -> bool:
     sig = RecordSignature(tuple(FieldSpec(name=f, kind="short", weight=1.0) for f in FIELDS)).of_rows(rows)
     scheme = RecordScheme(len(FIELDS))

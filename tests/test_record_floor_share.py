@@ -16,10 +16,9 @@ from dedup.index.record_keys import choose
 from dedup.index.records import RecordScheme
 from dedup.methods.records import Records
 from dedup.runs.full import run_full
-from dedup.runs.incremental import run_incremental
 from mongo_fixtures import mongo_live_url  # noqa: F401  (a live server when DEDUP_TEST_MONGO_URI is set)
 from test_incremental import memberships, store_url  # noqa: F401  (store_url: the four-backend fixture)
-from test_record_floor_runs import config, write
+from test_record_floor_runs import config, split_runs_grouped
 
 # expected partners of the pair keys of bench/datasets/records/copies.py at 20,000 rows, seed 1 (fields:
 # 0 given name, 1 surname, 2 street number, 3 street, 4 address 2, 5 suburb, 6 postcode; session 45)
@@ -68,16 +67,9 @@ def check_exact(url, tmp_path, monkeypatch, n: int = 900, seed: int = 6) -> None
     incremental, then `full --keep-terms` on the same store: the same groups; and on this table the
     spread moves groups (one full run of all rows with and without it)."""
     rows = generate(n, seed=seed)[0]
-    src = tmp_path / "src.db"
-    write(src, rows[:n * 2 // 3])
     monkeypatch.setattr("dedup.methods.records.RecordScheme", Spread2)
-    cfg = config(f"sqlite:///{src}", url)
-    run_full(cfg, "persons")
-    write(src, rows[n * 2 // 3:])
-    assert run_incremental(cfg, "persons").rows_read == n - n * 2 // 3
-    grouped = memberships(cfg, "persons")
-    run_full(cfg, "persons", keep_terms=True)
-    assert memberships(cfg, "persons") == grouped
+    split_runs_grouped(url, tmp_path, rows)
+    src = tmp_path / "src.db"
     on = config(f"sqlite:///{src}", f"sqlite:///{tmp_path / 'on.db'}")
     run_full(on, "persons")
     monkeypatch.setattr("dedup.methods.records.RecordScheme", Unspread)
