@@ -29,7 +29,7 @@ def store_opener(request):
     """Opens the parametrized store; calling it again opens the same store anew."""
     if request.param.startswith("mongo"):
         return mongo_opener(request, request.param)
-    url = request.getfixturevalue(f"{request.param}_url")
+    url = request.getfixturevalue("mariadb_store_url" if request.param == "mariadb" else f"{request.param}_url")
     return lambda **kw: open_store(url, **kw)
 
 

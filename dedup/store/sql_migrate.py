@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import sqlalchemy as sa
-from alembic import command
 from alembic.config import Config as AlembicConfig
+from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
@@ -27,8 +29,23 @@ def _alembic_config(connection=None) -> AlembicConfig:
     return cfg
 
 
+@cache
+def _script() -> ScriptDirectory:
+    """The revisions, read once a process: Alembic's commands parse every revision file again on
+    each call, which made opening a new store cost a quarter of a second of Python (issue 23)."""
+    return ScriptDirectory.from_config(_alembic_config())
+
+
 def head_revision() -> str:
-    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    return _script().get_current_head()
+
+
+def _upgrade_to_head(conn: sa.Connection) -> None:
+    """What ``alembic.command.upgrade(cfg, "head")`` does, on the revisions read once (``_script``)."""
+    script = _script()
+    with EnvironmentContext(_alembic_config(conn), script, destination_rev="head",
+                            fn=lambda rev, _context: script._upgrade_revs("head", rev)):
+        script.run_env()
 
 
 def current_revision(conn: sa.Connection) -> str | None:
@@ -49,7 +66,7 @@ def upgrade(engine: sa.Engine, first_use: bool = False) -> tuple[str | None, str
             _refuse_foreign_tables(conn)
         elif first_use and before != head and not (_known(before) and _unused(conn)):
             _refuse(before, head)
-        command.upgrade(_alembic_config(conn), "head")
+        _upgrade_to_head(conn)
     return before, head
 
 
@@ -76,7 +93,7 @@ def _unused(conn: sa.Connection) -> bool:
 
 
 def _known(revision: str) -> bool:
-    return revision in {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    return revision in {s.revision for s in _script().walk_revisions()}
 
 
 def _refuse(current: str, head: str) -> None:
