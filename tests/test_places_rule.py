@@ -126,20 +126,17 @@ def test_a_refile_mistyping_its_place_name_is_kept_by_its_numbers():
     assert strict.rules(first, theirs) == ["places_against"]
 
 
-def test_without_numbers_a_place_name_alone_counts_against_only_with_places_numberless():
-    """A joint letter's copy mistyping the community (龙湖小区 / 隆湖小区), no numbers in either: kept while
-    ``places_numberless`` is off; since session 45 (on: form letters naming only their organisation,
-    bench/results/forms7-s45.md) two letters naming no number are told apart by their names alone."""
+def test_without_numbers_a_place_name_alone_does_not_count_against():
+    """A joint letter's copy mistyping the community (龙湖小区 / 隆湖小区), no numbers in either: kept."""
     letter = "我们是河东区{c}的全体业主，联名向有关部门反映以下问题：小区门口的道路坑洼不平，雨天积水严重，老人孩子出行很不方便，请有关部门尽快修缮。"
     rows = [*_rows(), {"id": 98, "content": letter.format(c="龙湖小区"), "name": "业主甲", "phone": "13300000000"},
             {"id": 99, "content": letter.format(c="隆湖小区").replace("修缮", "维修"), "name": "业主乙", "phone": "13200000000"}]
     sig, s = _signatures(rows)
-    on = TextVerifier(**{**_verifier(sig, 200).__dict__, "places_numberless": False})
+    on = _verifier(sig, 200)
     a, b = s[-2:-1], s[-1:]
     assert on.numbers_alike(a, b)[1][0] == 0 and places_unlike(a[:, sig.numbers_at:], b[:, sig.numbers_at:]).all()
     assert on.scores(a, b)[0] < M.numbers_sure and on(a, b).all()
     assert not TextVerifier(**{**on.__dict__, "places_need_numbers": False})(a, b).any()
-    assert not _verifier(sig, 200)(a, b).any() and _verifier(sig, 200).rules(a, b) == ["places_against"]
 
 
 def test_the_rule_is_in_the_stamp_only_when_on():

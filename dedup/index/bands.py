@@ -152,7 +152,7 @@ class TextVerifier:
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
-    places_numberless: bool = True  # ... or when neither names a number: the names alone (s45, forms7-s45.md)
+    places_numberless: bool = True  # ... or when neither names a number: organisation names alone (s45, s46 forms8-s46.md)
     places_sure: float = 1.0  # ... under this J (0: ``numbers_sure``; s45: two-character names alone differ at J 0.9+)
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)

@@ -43,10 +43,11 @@ def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False,
     number of the one naming fewer not the other's (a refile mistyping its place name keeps its
     numbers; without numbers a place name alone is no evidence against: a joint letter's typo).
     ``where``: only these pairs can be (the others False); with the count words' place counts,
-    the hashes are compared for the few pairs left. ``numberless``: with ``unless_numbers``, two
-    rows naming no number at all count too, the names alone (session 45: form letters naming only
-    their organisation, bench/results/forms7-s45.md). Organisation names (ORG_BIT set) count only
-    where the two rows do not both name places: then the places decide, as before."""
+    the hashes are compared for the few pairs left. Organisation names (ORG_BIT set) count only
+    where the two rows do not both name places: then the places decide, as before (s45).
+    ``numberless``: with ``unless_numbers``, two rows naming no number at all and judged on their
+    organisation names count on the names alone (form letters naming only their company); a place
+    name alone still does not (a joint letter's copy mistyping its community: s46, forms8-s46.md)."""
     maybe = (a[:, 0] >> _U32 > 0) & (b[:, 0] >> _U32 > 0) & (True if where is None else where)
     out = np.zeros(len(a), bool)
     rows = np.flatnonzero(maybe)
@@ -69,6 +70,6 @@ def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool, numberles
     out = np.where(places, ~shared, org_a.any(axis=1) & org_b.any(axis=1) & ~shared_org)
     if unless_numbers:
         alike, least = shared_numbers(a, b)
-        none = numberless & (number_counts(a) == 0) & (number_counts(b) == 0)
+        none = numberless & ~places & (number_counts(a) == 0) & (number_counts(b) == 0)  # organisations' only
         out &= ((least > 0) & (alike < least)) | none
     return out
