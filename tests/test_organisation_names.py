@@ -71,6 +71,19 @@ def test_letters_naming_no_number_are_told_apart_by_their_names_alone():
     assert TextVerifier(**{**on.__dict__, "places_numberless": False})(first, other).all()  # before: joined
 
 
+def test_names_alone_count_for_organisations_only():
+    """``places_numberless`` (s46): two rows naming no number are told apart by their organisation
+    names alone, never by a place name alone (a joint letter's copy mistyping its community, 龙湖小区 /
+    隆湖小区, is kept as on main: held-out petitions' joint letters, bench/results/forms8-s46.md)."""
+    letter = "我们是{x}的全体{who}，联名反映以下问题：门口的道路坑洼不平，雨天积水严重，出行很不方便，请有关部门尽快修缮。"
+    firms = number_words([[letter.format(x="新星置业有限公司", who="员工")], [letter.format(x="远航物流有限公司", who="员工")]])
+    places = number_words([[letter.format(x="龙湖小区", who="业主")], [letter.format(x="隆湖小区", who="业主")]])
+    for words in (firms, places):
+        assert not (words[:, 0] & 0xFFFF_FFFF).any()  # no number named
+    assert places_unlike(firms[:1], firms[1:], True, numberless=True).tolist() == [True]
+    assert places_unlike(places[:1], places[1:], True, numberless=True).tolist() == [False]
+    assert places_unlike(places[:1], places[1:], False).tolist() == [True]  # the names differ
+
 def test_the_stamp_asks_for_a_full_run():
     """Organisation names change the stored number words (NUMBERS_VERSION 6) and ``places_numberless`` the
     verify stamp (only while rule places_against is on)."""
