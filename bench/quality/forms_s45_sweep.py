@@ -15,22 +15,17 @@ J 1.0, not only under ``numbers_sure`` 0.9: letters differing in a two-character
 0.9; added after the first results, see the page). Scored, allowed and chosen as forms_s44_sweep: allowed when no set's precision is
 under the shipped variant's and no set has more false groups over 5 rows; then the fewest false
 groups over 5 rows, the highest lowest recall, the highest mean F1, ties to the smaller change.
+Session 46 (bench/results/forms8-s46.md): ``n0`` lets the names alone count for organisation names only.
 """
 
 from __future__ import annotations
 
-import argparse
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from unittest import mock
 
 from bench.quality import forms_s44_sweep
 from bench.quality.forms_s44_sweep import SETS as S44
-from bench.quality.forms_s44_sweep import score_variant
-from bench.quality.forms_s44_where import load_set
-from bench.quality.textjoin_s40_sweep import say
-from bench.quality.topic_s41_sweep import allowed
 from dedup.text import numbers
 
 SETS = S44 + ",forms_orgs:5000:0,forms_orgs:20000:1"
@@ -58,32 +53,12 @@ def organisations(name: str):
 
 
 def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None:
-    for o in sorted({n.split()[0] for n in names}):
-        with organisations(o):
-            recipe, keys, sk, _, code = load_set(spec, cache and str(Path(cache) / o))
-        say(f"\n{spec} {o}: {len(keys)} rows")
-        at = {k: i for i, k in enumerate(keys)}
-        with mock.patch.object(forms_s44_sweep, "variant", variant):
-            for name in (n for n in names if n.split()[0] == o):
-                score_variant(spec, name, recipe, keys, sk, code, at, table)
+    with mock.patch.object(forms_s44_sweep, "variant", variant):
+        forms_s44_sweep.run_set(spec, names, table, cache, organisations)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", default=None)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--sets", default=SETS)
-    a = ap.parse_args()
-    names = a.variants.split(",")
-    table: list = []
-    for spec in a.sets.split(","):
-        run_set(spec, names, table, a.cache)
-    say("(columns 'candidates' of the table below: the verified pairs)")
-    over = {n: sum(x[6] for x in table if x[1] == n) for n in names}
-    ranked = [(-over[name], round(low, 4), round(mean, 4), -names.index(name), name)
-              for name, low, mean in allowed(table, names, SHIPPED)]
-    if ranked:
-        say(f"chosen: {max(ranked)[-1]}")
+    forms_s44_sweep.main(__doc__, VARIANTS, SETS, SHIPPED, run_set)
 
 
 if __name__ == "__main__":
