@@ -16,9 +16,10 @@ from cityhash import CityHash64
 
 from bench.datasets.heldout.petitions_news import generate_petitions as news_petitions
 from dedup.demo.generator import generate_petitions
-from dedup.index.numbers import PLACE_BIT
+from dedup.index.numbers import ORG_BIT, PLACE_BIT
 from dedup.text import numbers
 from dedup.text.normalize import nfkc
+from dedup.text.organisations import organisation_tokens
 from helpers import need_news_corpus
 
 _OLD_NUMBER = re.compile(r"(\d+)(\D?)")
@@ -45,12 +46,14 @@ def old_number_words(cells, keep: int = numbers.KEEP, places: bool = True) -> np
     for r, parts in enumerate(cells):
         tokens = set().union(*map(old_number_tokens, parts)) if parts else set()
         named = set().union(*map(old_place_tokens, parts)) if parts and places else set()
-        if not tokens and not named:
+        orgs = set().union(*map(organisation_tokens, map(nfkc, parts))) if parts and places else set()  # s45
+        if not tokens and not named and not orgs:
             continue
         hashed = sorted({(CityHash64(t.encode("utf-8")) & (PLACE_BIT - 1)) | 1 for t in tokens})
-        hashed += sorted({(CityHash64(t.encode("utf-8")) & 0xFFFF_FFFF) | PLACE_BIT | 1 for t in named})
+        hashed += sorted({(CityHash64(t.encode("utf-8")) & (ORG_BIT - 1)) | PLACE_BIT | 1 for t in named}
+                         | {(CityHash64(t.encode("utf-8")) & (ORG_BIT - 1)) | PLACE_BIT | ORG_BIT | 1 for t in orgs})
         hashed = hashed[:keep]
-        out[r, 0] = len(tokens) + (len(named) << 32)
+        out[r, 0] = len(tokens) + ((len(named) + len(orgs)) << 32)
         values[r, :len(hashed)] = hashed
     out[:, 1:] = values.view(np.uint64)
     return out

@@ -61,9 +61,10 @@ def variant(recipe, name: str):
     return replace(recipe, method=replace(m, verifier=verifier))
 
 
-def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None:
+def run_set(spec: str, names: list[str], table: list, cache: str | None, stored=None) -> None:
+    """Each variant's first word names the stored rows (``stored``, a context: ``words`` here) run once."""
     for w in sorted({n.split()[0] for n in names}):
-        with words(w):
+        with (stored or words)(w):
             recipe, keys, sk, _, code = load_set(spec, cache and str(Path(cache) / w))
         say(f"\n{spec} {w}: {len(keys)} rows")
         at = {k: i for i, k in enumerate(keys)}
@@ -83,20 +84,21 @@ def score_variant(spec: str, name: str, recipe, keys, sk, code, at, table: list)
         "verify+group CPU {8:.2f} s".format(*table[-1]))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(doc: str = __doc__, variants: list[str] = VARIANTS, sets: str = SETS, shipped: str = SHIPPED, run=None) -> None:
+    """The sweep's command line; later sweeps (forms_s45_sweep) pass their own sets, variants and ``run`` (run_set)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--cache", default=None)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--sets", default=SETS)
+    ap.add_argument("--variants", default=",".join(variants))
+    ap.add_argument("--sets", default=sets)
     a = ap.parse_args()
     names = a.variants.split(",")
     table: list = []
     for spec in a.sets.split(","):
-        run_set(spec, names, table, a.cache)
+        (run or run_set)(spec, names, table, a.cache)
     say("(columns 'candidates' of the table below: the verified pairs)")
     over = {n: sum(x[6] for x in table if x[1] == n) for n in names}
     ranked = [(-over[name], round(low, 4), round(mean, 4), -names.index(name), name)
-              for name, low, mean in allowed(table, names, SHIPPED)]
+              for name, low, mean in allowed(table, names, shipped)]
     if ranked:
         say(f"chosen: {max(ranked)[-1]}")
 

@@ -20,10 +20,9 @@ a shared topic template), unless both name places, none the same (``numbers_plac
 bench/results/topic-s41.md); they count against a long pair under ``numbers_sure`` sharing less than
 ``numbers_against`` of them (another incident at the same place: bench/results/topic-i22-s34.md), a
 brief pair (under ``numbers_brief_chars``) less than ``numbers_brief_against`` (bench/results/places2-s36.md);
-rule ``places_against`` drops a pair under ``places_against_chars`` naming two other communities
-(bench/results/numtok-s37.md). Rule ``content_rare_identity`` (bench/results/zhbar-s39.md): a long pair whose equal
-identity value the full run saw in at most ``identity_rare_rows`` rows (no ``GENERIC`` bit) is kept at
-``identity_rare_threshold``. Every decision depends on the two rows alone (full = incremental). Defaults: tuning sets only.
+rule ``places_against`` drops a pair under ``places_against_chars`` naming two other communities or organisations (numtok-s37.md, forms7-s45.md).
+Rule ``content_rare_identity`` (zhbar-s39.md): a long pair whose equal identity value the full run saw in at most ``identity_rare_rows`` rows
+(no ``GENERIC`` bit) is kept at ``identity_rare_threshold``. Every decision depends on the two rows alone (full = incremental). Defaults: tuning sets only.
 """
 
 from __future__ import annotations
@@ -153,6 +152,8 @@ class TextVerifier:
     numbers_brief_against: float = 0.0  # ... is not kept under ``numbers_sure`` sharing less than this share (0: off)
     places_against_chars: int = 0  # a long pair, the shorter under this many characters, naming other places: not kept under ``numbers_sure`` (0: off)
     places_need_numbers: bool = True  # ... and only when both name numbers and some differ (s37)
+    places_numberless: bool = True  # ... or when neither names a number: organisation names alone (s45, s46 forms8-s46.md)
+    places_sure: float = 1.0  # ... under this J (0: ``numbers_sure``; s45: two-character names alone differ at J 0.9+)
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
 
@@ -206,8 +207,8 @@ class TextVerifier:
         if not (self.numbers_at and self.places_against_chars):
             return np.zeros(len(a), dtype=bool)
         floor = min(self.threshold, self.identity_threshold, self.identity_rare_threshold, self.distinct_floor, self.numbers_floor)
-        maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < self.numbers_sure) & (j >= floor) & where
-        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe)
+        maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < (self.places_sure or self.numbers_sure)) & (j >= floor) & where
+        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe, self.places_numberless)
 
     @property
     def brief_on(self) -> bool:
@@ -282,8 +283,7 @@ class TextVerifier:
     RULES = {"content": ("content", "threshold"),
              "content_identity": ("content with an identity field equal", "identity_threshold"),
              "content_rare_identity": ("content with a rare identity value equal", "identity_rare_threshold"),
-             "short": ("short text", "short_threshold"),
-             "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
+             "short": ("short text", "short_threshold"), "short_identity": ("short text with an identity field equal", "short_identity_threshold"),
              "distinct": ("content with its distinctive details alike", "distinct_threshold"),
              "numbers": ("content with its numbers alike", "numbers_floor"),
              "numbers_against": ("content with its numbers unlike", "numbers_against"),

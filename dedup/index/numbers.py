@@ -9,6 +9,7 @@ import numpy as np
 
 
 PLACE_BIT = 0x8000_0000  # set in a place name's 32-bit hash, clear in a number token's (dedup.text.numbers)
+ORG_BIT = 0x4000_0000  # with PLACE_BIT: an organisation's name, not a place's (s45)
 _LOW = np.uint64(0xFFFF_FFFF)  # a count word's number tokens (its high half: the place names)
 _U32 = np.uint64(32)
 
@@ -36,30 +37,39 @@ def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False,
-                  where: np.ndarray | None = None) -> np.ndarray:
+                  where: np.ndarray | None = None, numberless: bool = False) -> np.ndarray:
     """For two aligned blocks of ``number_words``: whether both rows name a place (a kept value
     over PLACE_BIT) and none of a's is among b's; ``unless_numbers``: and both name numbers, some
     number of the one naming fewer not the other's (a refile mistyping its place name keeps its
     numbers; without numbers a place name alone is no evidence against: a joint letter's typo).
     ``where``: only these pairs can be (the others False); with the count words' place counts,
-    the hashes are compared for the few pairs left."""
+    the hashes are compared for the few pairs left. Organisation names (ORG_BIT set) count only
+    where the two rows do not both name places: then the places decide, as before (s45).
+    ``numberless``: with ``unless_numbers``, two rows naming no number at all and judged on their
+    organisation names count on the names alone (form letters naming only their company); a place
+    name alone still does not (a joint letter's copy mistyping its community: s46, forms8-s46.md)."""
     maybe = (a[:, 0] >> _U32 > 0) & (b[:, 0] >> _U32 > 0) & (True if where is None else where)
     out = np.zeros(len(a), bool)
     rows = np.flatnonzero(maybe)
     if len(rows):
-        out[rows] = _places_unlike(a[rows], b[rows], unless_numbers)
+        out[rows] = _places_unlike(a[rows], b[rows], unless_numbers, numberless)
     return out
 
 
-def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool) -> np.ndarray:
+def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool, numberless: bool = False) -> np.ndarray:
     va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
     vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
-    place_a, place_b = va >= PLACE_BIT, vb >= PLACE_BIT
-    shared = np.zeros(len(a), bool)
+    org_a, org_b = va >= PLACE_BIT | ORG_BIT, vb >= PLACE_BIT | ORG_BIT
+    place_a, place_b = (va >= PLACE_BIT) & ~org_a, (vb >= PLACE_BIT) & ~org_b
+    shared, shared_org = np.zeros(len(a), bool), np.zeros(len(a), bool)
     for k in range(va.shape[1]):
-        shared |= place_a[:, k] & (vb == va[:, k:k + 1]).any(axis=1)
-    out = place_a.any(axis=1) & place_b.any(axis=1) & ~shared
+        equal = (vb == va[:, k:k + 1]).any(axis=1)
+        shared |= place_a[:, k] & equal
+        shared_org |= org_a[:, k] & equal
+    places = place_a.any(axis=1) & place_b.any(axis=1)  # both name places: the places decide (as before s45)
+    out = np.where(places, ~shared, org_a.any(axis=1) & org_b.any(axis=1) & ~shared_org)
     if unless_numbers:
         alike, least = shared_numbers(a, b)
-        out &= (least > 0) & (alike < least)
+        none = numberless & ~places & (number_counts(a) == 0) & (number_counts(b) == 0)  # organisations' only
+        out &= ((least > 0) & (alike < least)) | none
     return out

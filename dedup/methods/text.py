@@ -99,6 +99,7 @@ class TextMinHash(KeyedMethod):
         for brief contents only when that is on."""
         brief: tuple[str, ...] = ("numbers_brief_chars", "numbers_brief_against") if self.verifier.brief_on else ()
         brief += ("places_against_chars", "places_need_numbers") if self.verifier.places_against_chars else ()
+        brief += tuple(k for k in ("places_numberless", "places_sure") if self.verifier.places_against_chars and getattr(self.verifier, k))
         brief += ("numbers_places",) if self.verifier.numbers_places else ()
         return ("numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure", *brief) \
             if self.signature.numbers else ()

@@ -23,15 +23,17 @@ from typing import Sequence
 import numpy as np
 from cityhash import CityHash64
 
-from ..index.numbers import PLACE_BIT
+from ..index.numbers import ORG_BIT, PLACE_BIT
 from .normalize import nfkc
+from .organisations import organisation_tokens
 
 _NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
 # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no
 # name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43); 5: 离 a
-# function character (session 44: 站点离小区太远 named the place 点离小区 in every letter of a topic)
-NUMBERS_VERSION = 5
+# function character (session 44: 站点离小区太远 named the place 点离小区 in every letter of a topic); 6: organisation
+# names kept with the place names (session 45, dedup.text.organisations)
+NUMBERS_VERSION = 6
 # endings of Chinese residential place names (a general list); a place name is two characters and one
 PLACE_ENDINGS = ("小区", "社区", "花园", "家园", "新村", "公寓", "大厦", "华府", "名都", "山庄", "花苑", "广场",
                  "新城", "苑", "城", "园", "府", "庭", "湾")
@@ -110,12 +112,13 @@ class _Hashed(dict):
 
 
 _NUMBER_HASH = _Hashed(PLACE_BIT - 1, 1)
-_PLACE_HASH = _Hashed(0xFFFF_FFFF, PLACE_BIT | 1)
+_PLACE_HASH = _Hashed(ORG_BIT - 1, PLACE_BIT | 1)  # a place name's: ORG_BIT clear
+_ORG_HASH = _Hashed(ORG_BIT - 1, PLACE_BIT | ORG_BIT | 1)  # an organisation name's: ORG_BIT set (s45)
 
 
 def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP, places: bool = True) -> np.ndarray:
     """(rows, 1 + keep / 2) uint64: how many distinct number tokens each row's cells have (and
-    how many place names, times 2**32), then the smallest ``keep`` of their 32-bit hashes (never 0;
+    how many place and organisation names, times 2**32), then the smallest ``keep`` of their 32-bit hashes (never 0;
     a number's under PLACE_BIT, a place name's over it) ascending, two a word, 0-padded;
     ``places`` False: no place names (the numbers as version 2 stores them). Each cell is
     normalised once for both, and the values gathered in one list for one array (session 42)."""
@@ -125,19 +128,21 @@ def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP, places: bool 
     for parts in cells:
         tokens: set[str] = set()
         named: set[str] = set()
+        orgs: set[str] = set()
         for part in parts:
             text = nfkc(part)
             tokens.update(_NUMBER.findall(text))
             if places:
                 named |= _places(text)
-        if not tokens and not named:
+                orgs |= organisation_tokens(text)
+        if not tokens and not named and not orgs:
             counts.append(0)
             flat += pad
             continue
         hashed = sorted({_NUMBER_HASH[t] for t in tokens})
-        hashed += sorted({_PLACE_HASH[t] for t in named})
+        hashed += sorted({_PLACE_HASH[t] for t in named} | {_ORG_HASH[t] for t in orgs})
         del hashed[keep:]
-        counts.append(len(tokens) + (len(named) << 32))
+        counts.append(len(tokens) + ((len(named) + len(orgs)) << 32))
         flat += hashed
         flat += pad[len(hashed):]
     out = np.zeros((len(cells), 1 + keep // 2), np.uint64)
