@@ -129,7 +129,6 @@ class RecordScheme:
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
     floor_share: int = 5         # no field in more than this many of the floor's pair keys (0: off; s45)
-    guard: float = -1.0          # >= 0: a pair needs a distinctive field scoring this (record_fields.shared; s46)
     say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     against: float = 1.0         # a distinctive field filled and unlike weighs this many times (record_fields)
     against_below: float = 0.0   # unlike: scoring under this

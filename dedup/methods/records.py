@@ -57,8 +57,6 @@ class Records(KeyedMethod):
             del keys["say"]
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
-        if keys["guard"] < 0:  # s46: off, the stamp as before the setting
-            del keys["guard"]
         off = keys["against"] == 1.0 or not keys["against_below"]
         if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}
