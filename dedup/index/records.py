@@ -131,7 +131,7 @@ class RecordScheme:
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
     floor_share: int = 5         # no field in more than this many of the floor's pair keys (0: off; s45)
     floor_spread: float = -1.0   # >= 0: keys the share brings in at most this many partners over the best field (s46)
-    floor_room: bool = False     # the capped keys that fill the floor's room keep floor_share too (s46)
+    floor_room: int = 0          # > 0: the capped keys that fill the floor's room keep each field in at most this many (s46)
     guard: float = -1.0          # >= 0: a pair needs a distinctive field scoring this (record_fields.shared; s46)
     say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     against: float = 1.0         # a distinctive field filled and unlike weighs this many times (record_fields)
@@ -250,8 +250,8 @@ class RecordScheme:
         capped = [k for k in choose(part, self.max_partners) if k not in floor]
         if self.floored():
             room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
-            if self.floor_room and self.floor_share:
-                capped = within_share(floor, capped, self.floor_share)
+            if self.floor_room:
+                capped = within_share(floor, capped, self.floor_room)
             return (floor + capped)[:room]
         # the light floor: its keys, then max_pairs capped ones besides them (those of a table without it among them)
         return (floor + capped[:self.max_pairs])[:MAX_KEYS - len(keyf) - self.bands]

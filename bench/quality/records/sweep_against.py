@@ -18,7 +18,7 @@ agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without th
 floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` (main's line). Session 46:
 ``+gX`` needs a distinctive field filled in both scoring X or excused (``guard``, record_fields.shared);
 ``+cX``: the keys the share brings in at most X partners over the best field (``floor_spread``);
-``+r1``: the capped keys that fill the floor's room keep the share too (``floor_room``).
+``+rN``: the capped keys that fill the floor's room keep each field in at most N pair keys (``floor_room``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def setting(name: str) -> dict:
         key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
                      "a": ("against_agree_at", float), "f": ("floor_share", int),
                      "p": ("floor_partners", float), "g": ("guard", float),
-                     "c": ("floor_spread", float), "r": ("floor_room", lambda v: v == "1")}[e[0]]
+                     "c": ("floor_spread", float), "r": ("floor_room", int)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **out}
