@@ -15,10 +15,7 @@ a pair at least X (``initial_score``), ``+nD`` excuses two values of one first l
 differ by at most D (``against_near``), ``+aX`` counts a distinctive field scoring X or more as
 agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without the rule. Session 45:
 ``+fN`` keeps any field in at most N of the floor's pair keys (``floor_share``), ``+pX`` sets the
-floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` (main's line). Session 46:
-``+gX`` needs a distinctive field filled in both scoring X or excused (``guard``, record_fields.shared);
-``+cX``: the keys the share brings in at most X partners over the best field (``floor_spread``);
-``+rN``: the capped keys that fill the floor's room keep each field in at most N pair keys (``floor_room``).
+floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` (main's line).
 """
 
 from __future__ import annotations
@@ -40,8 +37,7 @@ def setting(name: str) -> dict:
     for e in extra:
         key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
                      "a": ("against_agree_at", float), "f": ("floor_share", int),
-                     "p": ("floor_partners", float), "g": ("guard", float),
-                     "c": ("floor_spread", float), "r": ("floor_room", int)}[e[0]]
+                     "p": ("floor_partners", float)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **out}
