@@ -2,7 +2,8 @@
 dedup.text.number_scan) give exactly what the per-row regular expressions gave: the character
 tables against ``re`` on every BMP character, and split_scripts, the digit runs, the number tokens
 and the place-ending positions against the expressions on varied text (Chinese, Latin, digits of
-several scripts, full-width forms, astral characters, empty cells, a lone surrogate)."""
+several scripts, full-width forms, astral characters, empty cells, a lone surrogate); and text with no
+whitespace to collapse is normalised once, not twice, for its terms (dedup.text.normalize)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import re
 
 import pytest
 
-from dedup.text import content, number_scan, numbers, shingles
+from dedup.text import content, normalize, number_scan, numbers, shingles
 from dedup.text.scripts import LATIN_LETTER, marks
-from test_fast_featurise import texts
+from test_fast_featurise import old_normalize_short, old_normalize_text, texts
 
 MORE = ["", "a", "1", "１２３", "12\n34", "٣٤5", "\U0001d7ce\U0001d7cf7", "\U000104a01号", "abc 12 def", "The 3rd",
         "第３次 ＡＢＣ 小区", "小区12号楼３单元", "x" * 30 + "１" * 30, "\n", "_1_2_", "ß straße İ", "東湖花園7月"]
@@ -63,3 +64,14 @@ def numbers_cells() -> list[str]:
     """Endings at a cell's first, second and third characters, digits at its ends, astral cells."""
     return ["园", "花园", "东花园", "12", "12号", "号12", "1\n2", "东湖花园园12", "\U00020000东花园1",
             "小区" * 3, "１２号楼３单元", "7", "", "园园园"]
+
+
+def test_text_with_no_whitespace_to_collapse_is_normalised_once(monkeypatch):
+    real, calls = normalize.nfkc_of, []
+    monkeypatch.setattr(normalize, "nfkc_of", lambda v: calls.append(v) or real(v))
+    normalize._MEMO.clear()
+    plain = "投诉小区噪音扰民，反映问题１２３号" * 3  # NFKC changes it, case folding does not
+    assert normalize.normalize_text(plain) == old_normalize_text(plain) and len(calls) == 1
+    for t in ["ＡＢＣ投诉小区噪音扰民反映问题ＤＥＦ" * 2, " 投诉  小区\u3000噪音 ", "ǅ" * 30, "ß" * 30 + "ＩＩ"] + texts(3000, 9):
+        assert normalize.normalize_text(t) == old_normalize_text(t), ascii(t)
+        assert normalize.normalize_short(t) == old_normalize_short(t), ascii(t)
