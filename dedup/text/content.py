@@ -28,7 +28,7 @@ from cityhash import CityHash64
 from ..index.minhash import splitmix64
 from . import shingles
 from .normalize import nfkc
-from .number_scan import digit_runs
+from .digit_scan import digit_runs
 from .scripts import LATIN_LETTER, clean_batch
 
 U64 = np.uint64

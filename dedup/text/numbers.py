@@ -17,7 +17,6 @@ small-range numbers by chance; their place names tell them apart (rule ``places_
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Sequence
 
@@ -26,8 +25,8 @@ from cityhash import CityHash64
 
 from ..index.numbers import PLACE_BIT
 from .normalize import nfkc
-from .number_scan import _NUMBER, scan
 
+_NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
 # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no
 # name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43); 5: 离 a
@@ -57,13 +56,9 @@ def _places(text: str) -> set[str]:
     q-1..q and a one-character one at q (the alternation of PLACE_ENDINGS tried two-character ones
     first: 新城 before 城), each with its two Han characters before it. Session 42 (numfast-s42.md):
     the lookahead this replaced was tried at every position with 19 alternatives."""
-    return _named(text, [m.start() for m in _LAST.finditer(text, 2)])
-
-
-def _named(text: str, last_at: list[int]) -> set[str]:
-    """``_places`` of ``text`` from where an ending may end (``_LAST``'s matches from the third character on)."""
     found = []  # (start, end) by end, then start: the stable sort below orders them as the lookahead did
-    for q in last_at:
+    for m in _LAST.finditer(text, 2):
+        q = m.start()
         if q >= 3 and text[q - 1:q + 1] in _TWO and "\u4e00" <= text[q - 3] <= "\u9fff" and "\u4e00" <= text[q - 2] <= "\u9fff":
             found.append((q - 3, q + 1))
         if text[q] in _ONE and text[q:q + 2] not in _TWO and "\u4e00" <= text[q - 2] <= "\u9fff" and "\u4e00" <= text[q - 1] <= "\u9fff":
@@ -123,20 +118,18 @@ def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP, places: bool 
     how many place names, times 2**32), then the smallest ``keep`` of their 32-bit hashes (never 0;
     a number's under PLACE_BIT, a place name's over it) ascending, two a word, 0-padded;
     ``places`` False: no place names (the numbers as version 2 stores them). Each cell is
-    normalised once, the batch's cells scanned at once (dedup.text.number_scan, session 46), and
-    the values gathered in one list for one array (session 42)."""
+    normalised once for both, and the values gathered in one list for one array (session 42)."""
     counts: list[int] = []
     flat: list[int] = []
     pad = [0] * keep
-    texts = [nfkc(part) for parts in cells for part in parts]
-    scanned = iter(zip(texts, scan(texts, _LAST)))
     for parts in cells:
         tokens: set[str] = set()
         named: set[str] = set()
-        for text, (found, last_at) in itertools.islice(scanned, len(parts)):
-            tokens.update(found)
-            if places and last_at:
-                named |= _named(text, last_at)
+        for part in parts:
+            text = nfkc(part)
+            tokens.update(_NUMBER.findall(text))
+            if places:
+                named |= _places(text)
         if not tokens and not named:
             counts.append(0)
             flat += pad
