@@ -131,6 +131,7 @@ def reference(monkeypatch):
         for module in (shingles, batch):
             monkeypatch.setattr(module, "row_hash_order", lambda o, h, _rows: np.lexsort((h, o)))
         monkeypatch.setattr(content, "split_scripts", old_split_scripts)
+        monkeypatch.setattr(content, "split_batch", lambda rows, digits="keep": [old_split_scripts(p, digits) for p in rows])
         normalize._MEMO.clear()
     return use
 

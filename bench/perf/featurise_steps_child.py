@@ -57,7 +57,9 @@ def steps(config: str, db: str, limit: int) -> dict[str, float]:
     kept = [r for _, r in rows]
     cpu("TextSignature.parts (content features, identity)", lambda: [sig.parts(kept[i:i + BATCH]) for i in range(0, n, BATCH)])
     cells = [[t for t in (value_to_text(r.get(c)) for c in sig.content) if t] for r in kept]
-    split = cpu("  split_scripts", lambda: [content.split_scripts(p) for p in cells])
+    by_batch = getattr(content, "split_batch", None)  # session 46: a batch at once (a checkout before: row by row)
+    split = cpu("  split_scripts", lambda: [s for i in range(0, n, BATCH) for s in by_batch(cells[i:i + BATCH])]
+                if by_batch else [content.split_scripts(p) for p in cells])
     grams = [[s[1] for s in split[i:i + BATCH]] for i in range(0, n, BATCH)]
     codes = cpu("  shingle_codes", lambda: [shingles.shingle_codes(g) for g in grams])
     cpu("  distinct_per_row (the n-grams)", lambda: [shingles.distinct_per_row(c, o, BATCH) for c, o in codes])

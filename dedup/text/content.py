@@ -28,9 +28,11 @@ from cityhash import CityHash64
 from ..index.minhash import splitmix64
 from . import shingles
 from .normalize import nfkc
+from .digit_scan import digit_runs
+from .scripts import LATIN_LETTER, clean_batch
 
 U64 = np.uint64
-_LATIN = re.compile(r"[a-z\u00df-\u00f6\u00f8-\u024f]+")  # casefolded Latin letters (ASCII, Latin-1, Extended-A/B)
+_LATIN = re.compile(LATIN_LETTER + "+")
 _WORD_SALT = U64(0x5157_4F52_4453_0001)
 CONTENT_VERSION = 2  # 1: shingles.clean_and_numbers' 3-grams, digits folded, no words
 
@@ -60,6 +62,24 @@ def split_scripts(parts: list[str], digits: str = "keep") -> tuple[int, str, lis
     return length, rest, words, shingles.digit_runs(normal)
 
 
+def split_batch(rows: list[list[str]], digits: str = "keep") -> list[tuple[int, str, list[str], list[str]]]:
+    """``[split_scripts(parts, digits) for parts in rows]``, the per-character passes made for the
+    batch at once (dedup.text.scripts); rows with Latin letters or characters beyond the BMP
+    (their words, the text between them) through split_scripts itself."""
+    normals = ["\n".join(map(nfkc, parts)) for parts in rows]
+    folded = [low if low == normal else shingles.nfkc_again(low) for normal, low in zip(normals, (n.casefold() for n in normals))]
+    done = clean_batch(folded)
+    if done is None:  # a lone surrogate: what split_scripts makes of it
+        return [split_scripts(parts, digits) for parts in rows]
+    out = []
+    for parts, numbers, length, rest, other in zip(rows, digit_runs(normals), *done):
+        if other:
+            out.append(split_scripts(parts, digits))
+        else:
+            out.append((length, shingles.fold_digits(rest) if digits == "fold" else rest, [], numbers))
+    return out
+
+
 def word_hashes(found: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
     """Each row's words and neighbouring word pairs, hashed and salted -> (hashes, counts per row)."""
     per_row = [[*w, *(f"{a} {b}" for a, b in zip(w, w[1:]))] for w in found]
@@ -72,7 +92,7 @@ def content_features(rows: list[list[str]], n: int = 3, copies: int = 2,
                      digits: str = "keep") -> tuple[list[int], np.ndarray, np.ndarray]:
     """(cleaned lengths, feature hashes, counts per row) of each row's content cells; the hashes
     of a row are distinct."""
-    split = [split_scripts(parts, digits) for parts in rows]
+    split = split_batch(rows, digits)
     codes, owner = shingles.shingle_codes([s[1] for s in split], n)
     grams = (codes, np.bincount(owner, minlength=len(rows)).astype(np.int64))
     words = word_hashes([s[2] for s in split])

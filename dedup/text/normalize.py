@@ -88,12 +88,24 @@ def normalize_text(value: str) -> str:
     """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed. (``split()``
     splits on what ``\\s`` matches, ``str.isspace``, and drops the ends: ``_WS.sub(" ", s).strip()``
     in a fifth of the time.)"""
-    return _fold(" ".join(_fold(value, True).split())).strip()
+    normal = _fold(value, True)
+    return _fold_again(normal, " ".join(normal.split())).strip()
 
 
 def normalize_short(value: str) -> str:
     """A short field's whole value: like normalize_text, with all whitespace removed."""
-    return _fold("".join(_fold(value, True).split()))
+    normal = _fold(value, True)
+    return _fold_again(normal, "".join(normal.split()))
+
+
+def _fold_again(normal: str, spaced: str) -> str:
+    """``_fold(spaced)``, ``spaced`` being ``normal`` (a ``_fold``, so NFKC) with its whitespace
+    collapsed or removed. When that left it as it was (most text), its NFKC is itself (NFKC is
+    idempotent) and only the case is folded again (session 46: one normalisation less a cell)."""
+    if spaced != normal:
+        return _fold(spaced)
+    folded = normal.casefold()
+    return normal if folded == normal else nfkc_of(folded)
 
 
 def value_to_text(value: object) -> str | None:
