@@ -13,6 +13,7 @@ import numpy as np
 
 from ..config.model import Config, FieldSpec, TableConfig
 from ..index.blocks import BlockLayout
+from ..index.record_odd import odd_one
 from ..index.records import RecordScheme
 from ..text.records import RecordSignature
 from .keyed import KeyedMethod
@@ -57,6 +58,8 @@ class Records(KeyedMethod):
             del keys["say"]
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
+        if keys["odd"] < 0:  # s46: off, the stamp as before the setting
+            del keys["odd"], keys["odd_ways"]
         off = keys["against"] == 1.0 or not keys["against_below"]
         if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}
@@ -74,6 +77,11 @@ class Records(KeyedMethod):
 
     def learned_stamp(self) -> dict:
         return {"fields": self.learned} if self.learned is not None else {}
+
+    def odd_out(self, x: np.ndarray, others: np.ndarray, way: int) -> bool:
+        """Whether row ``x`` (a sketch) is unlike all ``others`` on a distinctive field where they
+        agree, asked the clustering's ``way`` (dedup.index.cluster_odd; RecordScheme.odd < 0: never)."""
+        return bool(way & self.scheme.odd_ways) and odd_one(self.scheme, self.signatures(x), self.signatures(others))
 
     def field_names(self) -> list[str]:
         return [f.name for f in self.fields]
