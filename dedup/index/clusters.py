@@ -197,7 +197,7 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
         if len(held) < need_of(len(head)) and not (alone is not None and held and alone([(held[0], v)])[0]) \
                 and not (near is not None and len(group) >= QUORUM and _wide(v, group[:WIDE], {u}, check, near)):
             continue
-        if odd is not None and lone_gathered(v, u, held, group, odd):  # (cluster_odd)
+        if odd is not None and lone_gathered(v, u, held, group, odd, check):  # (cluster_odd)
             continue
         del members[v]
         centre_of[v] = centre
@@ -233,7 +233,7 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
         need = need_of(len(head))
         if len(held) < need:
             held = _held(u, head, direct, check)
-        if held and odd is not None and lone_link(u, c, held, partners, centre_of, members, odd):  # (cluster_odd)
+        if held and odd is not None and lone_link(u, c, held, partners, centre_of, members, odd, check):  # (cluster_odd)
             continue
         if len(held) >= need:
             return c, min(held, key=rank)

@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 
 
 def odd_one(scheme: RecordScheme, x: np.ndarray, others: np.ndarray) -> bool:
-    """Whether row ``x`` (a sketch) scores under ``against_below`` on a distinctive field (the
-    ``against_top`` of most say) with every row of ``others`` that has it (two at least, ``x``
-    having it too), while those rows score at least ``odd`` with each other on it."""
+    """Whether row ``x`` (a sketch) scores under ``against_below`` on ``odd_unlike`` distinctive
+    fields (the ``against_top`` of most say) with every row of ``others`` that has the field (one
+    at least, ``x`` having it too), on one of them with two rows at least that score ``odd`` or more
+    with each other on it. A copy with one damaged field is unlike on that one; a family member on
+    its own birth date and id, or given name."""
     n = len(others)
     if scheme.odd < 0 or n < 2:
         return False
@@ -33,10 +35,21 @@ def odd_one(scheme: RecordScheme, x: np.ndarray, others: np.ndarray) -> bool:
     mine = field_scores(scheme, np.repeat(np.atleast_2d(x), n, axis=0), others)[:, top]
     a, b = np.triu_indices(n, 1)
     among = field_scores(scheme, others[a], others[b])[:, top]
+    unlike, agreed = 0, False
     for t in range(len(top)):
         filled = ~np.isnan(mine[:, t])
-        if filled.sum() < 2 or not (mine[filled, t] < scheme.against_below).all():
+        if not filled.any() or not (mine[filled, t] < scheme.against_below).all() \
+                or _crosswise(scheme, x, others, int(top[t]), top):
             continue
-        if (among[filled[a] & filled[b], t] >= scheme.odd).all():
-            return True
-    return False
+        unlike += 1
+        agreed = agreed or (filled.sum() >= 2 and bool((among[filled[a] & filled[b], t] >= scheme.odd).all()))
+    return unlike >= scheme.odd_unlike and agreed
+
+
+def _crosswise(scheme: RecordScheme, x: np.ndarray, others: np.ndarray, f: int, top: np.ndarray) -> bool:
+    """Whether ``x``'s field ``f`` equals another distinctive field of some row of ``others``: a given
+    name and surname swapped in one copy but not in another (the signature's MinHash is salted per
+    field, so only equal values are seen crosswise)."""
+    mine = scheme.hashes(np.atleast_2d(x))[0, f]
+    theirs = scheme.hashes(others)[:, [int(g) for g in top if g != f]]
+    return bool(mine) and bool((theirs == mine).any())

@@ -59,7 +59,7 @@ class Records(KeyedMethod):
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
         if keys["odd"] < 0:  # s46: off, the stamp as before the setting
-            del keys["odd"], keys["odd_ways"]
+            del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
         off = keys["against"] == 1.0 or not keys["against_below"]
         if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}

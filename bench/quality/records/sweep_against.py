@@ -17,7 +17,7 @@ agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without th
 ``+fN`` keeps any field in at most N of the floor's pair keys (``floor_share``), ``+pX`` sets the
 floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` (main's line). Session 46:
 ``+oX`` keeps a row out of a group it would join by one link when it is unlike all the others on a
-distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd), ``+wN`` the ways (``odd_ways``).
+distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd), ``+wN`` the ways (``odd_ways``), ``+uN`` on how many fields (``odd_unlike``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def setting(name: str) -> dict:
     for e in extra:
         key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
                      "a": ("against_agree_at", float), "f": ("floor_share", int),
-                     "p": ("floor_partners", float), "o": ("odd", float), "w": ("odd_ways", int)}[e[0]]
+                     "p": ("floor_partners", float), "o": ("odd", float), "w": ("odd_ways", int),
+                     "u": ("odd_unlike", int)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **out}
