@@ -40,12 +40,17 @@ class Records(KeyedMethod):
     against: ClassVar[dict] = {"against": 1.25, "against_below": 0.3, "against_top": 4, "against_needs": 1,
                                "against_agree": 1, "initial": 1, "initial_score": 0.5, "against_near": 1}
 
+    # s46 (a prototype): the group check (RecordScheme.odd*, dedup.index.cluster_odd), chosen on the 16
+    # tuning record sets by sweep_against (bench/results/persons5-s46.md)
+    group_check: ClassVar[dict] = {"odd": 0.7, "odd_unlike": 2}
+
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:
         signature = RecordSignature(tcfg.fields)
         threshold = config.match.record_threshold
         scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields),
-                              threshold=RecordScheme.threshold if threshold is None else threshold, **cls.against)
+                              threshold=RecordScheme.threshold if threshold is None else threshold,
+                              **{**cls.against, **cls.group_check})
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme)
 
     @property
