@@ -72,6 +72,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from .cluster_odd import Odd, lone_gathered, lone_link
 from .decisions import DIFFERENT, apply_decisions, verdicts
 from .groups import Group, Pair, linked_groups
 from .keys import key_sort
@@ -107,8 +108,8 @@ def star_clusters(pairs: Iterable[Pair], rank: Callable[[str], object], check: C
 
 
 def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settled=None, gather: bool = False,
-          merge: bool = False, widen: bool = False, alone: Check | None = None, near: Check | None = None
-          ) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
+          merge: bool = False, widen: bool = False, alone: Check | None = None, near: Check | None = None,
+          odd: Odd | None = None) -> tuple[list[list[str]], dict[str, str], list[tuple[str, str]]]:
     """(clusters, row -> the member whose link placed it, the links that merged two groups).
     ``settled``: row -> the head it was placed against before (a stored group): facing the same
     head, it joins without a check; ``gather``: a row that joins a group brings its earlier
@@ -130,7 +131,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
     bridges: list[tuple[str, str]] = []
     for u in sorted(earlier, key=rank):
         centre, link = _place(u, earlier[u], centre_of, members, rank, check, different.get(u, ()), same,
-                              settled.get(u), widen, alone, near)
+                              settled.get(u), widen, alone, near, odd)
         centre_of[u] = centre
         members.setdefault(centre, []).append(u)
         if link is not None:
@@ -138,7 +139,7 @@ def _star(pairs, rank, check: Check, different: dict[str, set[str]], same, settl
             if merge:
                 bridges += _merge(u, earlier[u], centre, centre_of, members, rank, check, different)
             if gather:
-                _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different, alone, near)
+                _gather(u, earlier[u], centre, centre_of, members, via, rank, check, different, alone, near, odd)
     return [m for m in members.values() if len(m) > 1], via, bridges
 
 
@@ -177,7 +178,7 @@ def _merge(u: str, partners: list[str], centre: str, centre_of: dict[str, str], 
 
 def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str], members: dict[str, list[str]],
             via: dict[str, str], rank, check: Check, different: dict[str, set[str]], alone: Check | None = None,
-            near: Check | None = None) -> None:
+            near: Check | None = None, odd: Odd | None = None) -> None:
     """Row ``u`` has just joined ``centre``'s group: each earlier partner of ``u`` left alone (a
     centre no row joined, its own partners all coming after it: a corrupted copy that only a later
     copy matches) joins the group too when it matches half of the group's head, as a later row
@@ -196,6 +197,8 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
         if len(held) < need_of(len(head)) and not (alone is not None and held and alone([(held[0], v)])[0]) \
                 and not (near is not None and len(group) >= QUORUM and _wide(v, group[:WIDE], {u}, check, near)):
             continue
+        if odd is not None and lone_gathered(v, u, held, group, odd, check):  # (cluster_odd)
+            continue
         del members[v]
         centre_of[v] = centre
         group.insert(next((n for n, m in enumerate(group) if rank(m) > rank(v)), len(group)), v)
@@ -204,7 +207,7 @@ def _gather(u: str, partners: list[str], centre: str, centre_of: dict[str, str],
 
 def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict[str, list[str]], rank,
            check: Check, apart: Iterable[str], same, before: tuple[str, ...] | None = None, widen: bool = False,
-           alone: Check | None = None, near: Check | None = None) -> tuple[str, str | None]:
+           alone: Check | None = None, near: Check | None = None, odd: Odd | None = None) -> tuple[str, str | None]:
     """The centre of the group row ``u`` joins and the member that placed it (``u`` and None:
     it starts a group). A group holds ``u`` when ``u`` matches half of its first QUORUM rows (a
     pair found with one of them was verified already; the others are verified only when needed);
@@ -230,6 +233,8 @@ def _place(u: str, partners: list[str], centre_of: dict[str, str], members: dict
         need = need_of(len(head))
         if len(held) < need:
             held = _held(u, head, direct, check)
+        if held and odd is not None and lone_link(u, c, held, partners, centre_of, members, odd, check):  # (cluster_odd)
+            continue
         if len(held) >= need:
             return c, min(held, key=rank)
         if held:
@@ -338,7 +343,7 @@ def ordered_pair(a: str, b: str, fp: dict[str, int]) -> Pair:
 
 def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decisions=(),
             settled: Iterable[Group] = (), gather: bool = False, merge: bool = False, widen: bool = False,
-            alone: Check | None = None, near: Check | None = None) -> list[Group]:
+            alone: Check | None = None, near: Check | None = None, odd: Odd | None = None) -> list[Group]:
     """Unnumbered groups of verified ``pairs`` after the ``decisions`` (dedup.index.decisions), in
     order of their lowest key: star clusters with ``check``, connected components without it.
     ``fp``: key -> fingerprint of every row in the pairs (and of the decided rows); ``settled``:
@@ -348,7 +353,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     tables: a corrupted copy matched only by a later one); ``merge``: a row joining a group joins
     to it the other groups of its partners whose heads it and the group's head match (``_merge``);
     ``widen``: a row no group's head holds joins a group most of whose first WIDE rows it matches;
-    ``near``: (member, row) pairs verified at a lower bar, which widening and gathering count too (``_wide``)."""
+    ``near``: (member, row) pairs verified at a lower bar, which widening and gathering count too (``_wide``);
+    ``odd``: a row's lone link into a group is no way in when a row is unlike all the others (cluster_odd)."""
     pairs = apply_decisions(pairs, decisions, fp)
     if check is None:
         return linked_groups(pairs, fp)
@@ -365,31 +371,8 @@ def cluster(pairs: list[Pair], fp: dict[str, int], check: Check | None, decision
     position = {k: i for i, k in enumerate(sorted({k for p in found for k in (p.a, p.b)}, key=key_sort))}
     before = {k: tuple(g.keys[:min(i, QUORUM)]) for g in settled for i, k in enumerate(g.keys) if i}
     clusters, via, bridges = _star(found, position.__getitem__, check, different, (), before, gather, merge,
-                                   widen, alone, near)
+                                   widen, alone, near, odd)
     if same:
         clusters, links = _merged(clusters, same, different)
         return star_groups(clusters, fp, via, [*bridges, *links])
     return star_groups(clusters, fp, via, bridges)
-
-
-def link_path(pairs: Iterable[Pair], a: str, b: str) -> list[str] | None:
-    """The shortest chain of rows from ``a`` to ``b`` along ``pairs`` (a group's links), both ends
-    included; None when the links do not join them. What `dedup explain` shows for two rows of one
-    group that are no pair themselves."""
-    nxt: dict[str, list[str]] = {}
-    for p in pairs:
-        nxt.setdefault(p.a, []).append(p.b)
-        nxt.setdefault(p.b, []).append(p.a)
-    came: dict[str, str | None] = {a: None}
-    todo = [a]
-    for here in todo:  # breadth first: todo grows as it is read
-        if here == b:
-            path = [b]
-            while came[path[-1]] is not None:
-                path.append(came[path[-1]])
-            return path[::-1]
-        for there in sorted(nxt.get(here, ()), key=key_sort):
-            if there not in came:
-                came[there] = here
-                todo.append(there)
-    return None

@@ -139,6 +139,9 @@ class RecordScheme:
     initial_score: float = 0.0
     against_near: int = -1       # >= 0: a value of one first letter and this near a length: not against
     against_agree_at: float = 1.0  # a distinctive field agrees scoring this much (against_agree)
+    odd: float = -1.0            # >= 0: a row unlike all a group's rows agreeing this well is kept out (record_odd)
+    odd_ways: int = 7            # where (bits): 1 the lone link's row, 2 the joining row, 4 a gathered row
+    odd_unlike: int = 1          # on at least this many distinctive fields
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..config.model import Config, FieldSpec, TableConfig
 from ..index.blocks import BlockLayout
+from ..index.record_odd import odd_one
 from ..index.records import RecordScheme
 from ..text.records import RecordSignature
 from .keyed import KeyedMethod
@@ -39,12 +40,17 @@ class Records(KeyedMethod):
     against: ClassVar[dict] = {"against": 1.25, "against_below": 0.3, "against_top": 4, "against_needs": 1,
                                "against_agree": 1, "initial": 1, "initial_score": 0.5, "against_near": 1}
 
+    # s46: the group check (RecordScheme.odd*, dedup.index.cluster_odd), chosen on the 16
+    # tuning record sets by sweep_against (bench/results/persons5-s46.md)
+    group_check: ClassVar[dict] = {"odd": 0.7, "odd_unlike": 2}
+
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:
         signature = RecordSignature(tcfg.fields)
         threshold = config.match.record_threshold
         scheme = RecordScheme(len(tcfg.fields), signature.k, field_weights=tuple(f.weight for f in tcfg.fields),
-                              threshold=RecordScheme.threshold if threshold is None else threshold, **cls.against)
+                              threshold=RecordScheme.threshold if threshold is None else threshold,
+                              **{**cls.against, **cls.group_check})
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme)
 
     @property
@@ -57,6 +63,8 @@ class Records(KeyedMethod):
             del keys["say"]
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
+        if keys["odd"] < 0:  # s46: off, the stamp as before the setting
+            del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
         off = keys["against"] == 1.0 or not keys["against_below"]
         if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}
@@ -74,6 +82,11 @@ class Records(KeyedMethod):
 
     def learned_stamp(self) -> dict:
         return {"fields": self.learned} if self.learned is not None else {}
+
+    def odd_out(self, x: np.ndarray, others: np.ndarray, way: int) -> bool:
+        """Whether row ``x`` (a sketch) is unlike all ``others`` on a distinctive field where they
+        agree, asked the clustering's ``way`` (dedup.index.cluster_odd; RecordScheme.odd < 0: never)."""
+        return bool(way & self.scheme.odd_ways) and odd_one(self.scheme, self.signatures(x), self.signatures(others))
 
     def field_names(self) -> list[str]:
         return [f.name for f in self.fields]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..config.model import Config, TableConfig
 from ..errors import ConfigError
-from ..index.clusters import link_path
+from ..index.paths import link_path
 from ..index.decisions import ordered
 from ..report.opened import opened
 from ..runs.explain import Scorer

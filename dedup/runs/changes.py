@@ -106,7 +106,7 @@ def plan_changes(store: Store, recipe: Recipe, batch: Batch, *, run_id: int, ver
     clustered = cluster(_pairs(store, recipe, batch, scope), scope.fp, recipe.centre_check(lookup),
                         decisions, [g for g in scope.old_groups.values() if g.id not in scope.touched],
                         recipe.gather, recipe.merge, recipe.widen, recipe.alone_check(lookup),
-                        recipe.near_check(lookup))
+                        recipe.near_check(lookup), recipe.odd_check(lookup))
     groups, ids = _assign_ids(clustered, scope.old_groups, scope.old_group_of,
                               store.max_group_id(recipe.table.name) + 1, run_id)
     history, rows_leaving = describe(scope.old_groups, groups)

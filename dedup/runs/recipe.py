@@ -21,6 +21,7 @@ from ..config.model import Config, TableConfig
 from ..index import fingerprint
 from ..index.blocks import BlockLayout
 from ..index.candidates import near_pairs
+from ..index.cluster_odd import Odd
 from ..index.clusters import WIDE, Check, cluster
 from ..index.fingerprint import HashedFeatures
 from ..index.groups import Group, Pair
@@ -186,15 +187,15 @@ class Recipe:
         def rows(ks):
             return sk[np.fromiter((at[k] for k in ks), np.int64, len(ks))]
         return self.grouped(keys, fingerprints_of(sk, len(keys)), pairs, decisions, self.centre_check(rows),
-                            self.alone_check(rows), self.near_check(rows))
+                            self.alone_check(rows), self.near_check(rows), self.odd_check(rows))
 
     def grouped(self, keys: list[str], fps: np.ndarray, pairs: list, decisions=(), check: Check | None = None,
-                alone: Check | None = None, near: Check | None = None) -> list[Group]:
+                alone: Check | None = None, near: Check | None = None, odd: Odd | None = None) -> list[Group]:
         """Groups of verified ``pairs`` after the ``decisions``, numbered 1.. from their lowest key
         (the local run's and Spark's alike); ``check``: this recipe's ``centre_check`` (None:
         connected components); ``alone``: its ``alone_check``; ``near``: its ``near_check``."""
         groups = cluster(pairs, dict(zip(keys, (int(v) for v in fps))), check, decisions, gather=self.gather,
-                         merge=self.merge, widen=self.widen, alone=alone, near=near)
+                         merge=self.merge, widen=self.widen, alone=alone, near=near, odd=odd)
         for n, g in enumerate(groups, 1):
             g.id = n
         return groups
@@ -231,6 +232,17 @@ class Recipe:
             s = self.method.scores(rows([c for c, _ in pairs]), rows([u for _, u in pairs]))
             return (np.nan_to_num(s, nan=-1.0) >= bar).tolist()
         return strong
+
+    def odd_check(self, rows) -> Odd | None:
+        """Whether a row is unlike all of some rows where they agree (dedup.index.cluster_odd, record
+        tables with ``RecordScheme.odd`` on; bench/results/persons5-s46.md); None when the recipe has no such rule."""
+        out = getattr(self.method, "odd_out", None)
+        if self.clustering != "star" or out is None or self.method.scheme.odd < 0:  # type: ignore[attr-defined]
+            return None
+
+        def odd(x: str, others: list[str], way: int) -> bool:
+            return out(rows([x]), rows(others), way)
+        return odd
 
     def near_check(self, rows) -> Check | None:
         """Whether (member, row) pairs verify with the bar lowered by ``near_bar``: a row matching one of

@@ -100,5 +100,5 @@ def _clustered(task: tuple, rows: list[tuple[str, bytes]], pairs: list, decided:
         return np.vstack([np.frombuffer(sketch_of[k], np.uint64) for k in ks])
     groups = recipe.grouped([k for k, _s in rows], fps, [Pair(a, b, int(d)) for a, b, d in pairs], mine,
                             recipe.centre_check(sketches), recipe.alone_check(sketches),
-                            recipe.near_check(sketches))
+                            recipe.near_check(sketches), recipe.odd_check(sketches))
     return [(g.keys, g.distances, [(p.a, p.b, p.distance) for p in g.pairs]) for g in groups]

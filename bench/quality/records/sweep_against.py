@@ -15,7 +15,9 @@ a pair at least X (``initial_score``), ``+nD`` excuses two values of one first l
 differ by at most D (``against_near``), ``+aX`` counts a distinctive field scoring X or more as
 agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without the rule. Session 45:
 ``+fN`` keeps any field in at most N of the floor's pair keys (``floor_share``), ``+pX`` sets the
-floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` (main's line).
+floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` and, since session 46, ``Records.group_check`` (main's line). Session 46:
+``+oX`` keeps a row out of a group it would join by one link when it is unlike all the others on a
+distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd), ``+wN`` the ways (``odd_ways``), ``+uN`` on how many fields (``odd_unlike``).
 """
 
 from __future__ import annotations
@@ -37,10 +39,11 @@ def setting(name: str) -> dict:
     for e in extra:
         key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
                      "a": ("against_agree_at", float), "f": ("floor_share", int),
-                     "p": ("floor_partners", float)}[e[0]]
+                     "p": ("floor_partners", float), "o": ("odd", float), "w": ("odd_ways", int),
+                     "u": ("odd_unlike", int)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
-        return {**Records.against, **out}
+        return {**Records.against, **Records.group_check, **out}
     if rule == "off":
         return out
     factor, below, top, needs, *agree = rule.split("/")

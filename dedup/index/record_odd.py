@@ -1,0 +1,55 @@
+"""The odd one out (issue 22, session 46): a row unlike every other row of a group to be.
+
+A false group over 5 rows on the held-out persons is one person's copies and one family member
+at the same address, joined by a single link through a damaged copy (a birth date lost a digit,
+no given name, no id): the pair agrees on what both rows hold, so no pair rule sees it. What does
+show is the group: the family member's birth date or id is unlike that of *every* other row, and
+those rows agree among themselves. ``odd_one`` answers that for a row and the rows it would be
+grouped with; the star clustering (dedup.index.clusters) asks it only where the row's one link
+into the group is a single pair. It reads the rows' sketches and the frozen learned weights only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .record_fields import distinctive
+from .record_verdicts import field_scores
+
+if TYPE_CHECKING:
+    from .records import RecordScheme
+
+
+def odd_one(scheme: RecordScheme, x: np.ndarray, others: np.ndarray) -> bool:
+    """Whether row ``x`` (a sketch) scores under ``against_below`` on ``odd_unlike`` distinctive
+    fields (the ``against_top`` of most say) with every row of ``others`` that has the field (one
+    at least, ``x`` having it too), on one of them with two rows at least that score ``odd`` or more
+    with each other on it. A copy with one damaged field is unlike on that one; a family member on
+    its own birth date and id, or given name."""
+    n = len(others)
+    if scheme.odd < 0 or n < 2:
+        return False
+    top = np.flatnonzero(distinctive(scheme.weights(), scheme.against_top))
+    mine = field_scores(scheme, np.repeat(np.atleast_2d(x), n, axis=0), others)[:, top]
+    a, b = np.triu_indices(n, 1)
+    among = field_scores(scheme, others[a], others[b])[:, top]
+    unlike, agreed = 0, False
+    for t in range(len(top)):
+        filled = ~np.isnan(mine[:, t])
+        if not filled.any() or not (mine[filled, t] < scheme.against_below).all() \
+                or _crosswise(scheme, x, others, int(top[t]), top):
+            continue
+        unlike += 1
+        agreed = agreed or (filled.sum() >= 2 and bool((among[filled[a] & filled[b], t] >= scheme.odd).all()))
+    return unlike >= scheme.odd_unlike and agreed
+
+
+def _crosswise(scheme: RecordScheme, x: np.ndarray, others: np.ndarray, f: int, top: np.ndarray) -> bool:
+    """Whether ``x``'s field ``f`` equals another distinctive field of some row of ``others``: a given
+    name and surname swapped in one copy but not in another (the signature's MinHash is salted per
+    field, so only equal values are seen crosswise)."""
+    mine = scheme.hashes(np.atleast_2d(x))[0, f]
+    theirs = scheme.hashes(others)[:, [int(g) for g in top if g != f]]
+    return bool(mine) and bool((theirs == mine).any())
