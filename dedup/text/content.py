@@ -44,13 +44,21 @@ def english_stopwords() -> frozenset[str]:
     return frozenset(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
 
 
+def _normal_folded(parts: list[str]) -> tuple[str, str]:
+    """(NFKC of the cells joined by newlines, that casefolded and normalised again where folding
+    changed it): what split_scripts and split_batch read."""
+    normal = "\n".join(map(nfkc, parts))
+    folded = normal.casefold()
+    return normal, (folded if folded == normal else shingles.nfkc_again(folded))
+
+
 def split_scripts(parts: list[str], digits: str = "keep") -> tuple[int, str, list[str], list[str]]:
     """(cleaned length, the text for n-grams, Latin words without stopwords, numbers) of the cells
     joined by newlines. The length is ``shingles.clean``'s, whatever the script (short_chars)."""
-    normal = "\n".join(map(nfkc, parts))
-    folded = normal.casefold()
-    if folded != normal:
-        folded = shingles.nfkc_again(folded)
+    return _split(*_normal_folded(parts), digits)
+
+
+def _split(normal: str, folded: str, digits: str) -> tuple[int, str, list[str], list[str]]:
     cleaned = shingles.fold_noise(folded)
     length = len(shingles.fold_digits(cleaned))
     stop = english_stopwords()
@@ -66,15 +74,15 @@ def split_batch(rows: list[list[str]], digits: str = "keep") -> list[tuple[int, 
     """``[split_scripts(parts, digits) for parts in rows]``, the per-character passes made for the
     batch at once (dedup.text.scripts); rows with Latin letters or characters beyond the BMP
     (their words, the text between them) through split_scripts itself."""
-    normals = ["\n".join(map(nfkc, parts)) for parts in rows]
-    folded = [low if low == normal else shingles.nfkc_again(low) for normal, low in zip(normals, (n.casefold() for n in normals))]
+    texts = [_normal_folded(parts) for parts in rows]
+    normals, folded = [t[0] for t in texts], [t[1] for t in texts]
     done = clean_batch(folded)
     if done is None:  # a lone surrogate: what split_scripts makes of it
-        return [split_scripts(parts, digits) for parts in rows]
+        return [_split(*t, digits) for t in texts]
     out = []
-    for parts, numbers, length, rest, other in zip(rows, digit_runs(normals), *done):
+    for text, numbers, length, rest, other in zip(texts, digit_runs(normals), *done):
         if other:
-            out.append(split_scripts(parts, digits))
+            out.append(_split(*text, digits))
         else:
             out.append((length, shingles.fold_digits(rest) if digits == "fold" else rest, [], numbers))
     return out
