@@ -32,8 +32,7 @@ def lone_link(u: str, c: str, held: list[str], partners: list[str], centre_of: d
     rest = [v for v in partners if centre_of[v] != c]
     if rest and odd(m, [u, *rest], LINK) and not any(check([(r, m) for r in rest])):
         return True
-    others = [k for k in members[c][:WIDE] if k != m]
-    return len(others) >= 2 and odd(u, others, JOINING) and not any(check([(k, u) for k in others]))
+    return _odd_in(u, members[c], m, JOINING, odd, check)
 
 
 def lone_gathered(v: str, u: str, held: list[str], group: list[str], odd: Odd, check: Check) -> bool:
@@ -42,5 +41,11 @@ def lone_gathered(v: str, u: str, held: list[str], group: list[str], odd: Odd, c
     matches none of them (GATHERED)."""
     if set(held) - {u}:
         return False
-    others = [k for k in group[:WIDE] if k != u]
-    return len(others) >= 2 and odd(v, others, GATHERED) and not any(check([(k, v) for k in others]))
+    return _odd_in(v, group, u, GATHERED, odd, check)
+
+
+def _odd_in(row: str, group: list[str], link: str, way: int, odd: Odd, check: Check) -> bool:
+    """Whether ``row`` is unlike all of the group's first WIDE rows but ``link`` (two at least) and
+    matches none of them."""
+    others = [k for k in group[:WIDE] if k != link]
+    return len(others) >= 2 and odd(row, others, way) and not any(check([(k, row) for k in others]))
