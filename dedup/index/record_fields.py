@@ -126,3 +126,16 @@ def against(scored: np.ndarray, used: np.ndarray, weights: np.ndarray, below: fl
     unlike = mine & (scored < below) & (True if excused is None else ~excused)
     hit = unlike & ((unlike.sum(axis=1) >= needs) & ((mine & (scored >= agree_at)).sum(axis=1) <= agree))[:, None]
     return np.where(hit, factor, 1.0)
+
+
+def shared(scored: np.ndarray, filled: np.ndarray, weights: np.ndarray, top: int, at: float,
+           excused: np.ndarray | None = None) -> np.ndarray:
+    """(pairs,) bool: some distinctive field (the ``top`` of most say: an id, a birth date, a name) is
+    filled in both rows and scores at least ``at`` or is ``excused`` (an initial, a near name). A pair
+    that agrees on address fields only (one row a bare address, a family member) lacks it: the
+    street-number keys the floor may take meet such pairs (bench/results/persons4-s46.md)."""
+    mine = distinctive(weights, top)[None, :] & filled
+    near = scored >= at
+    if excused is not None:
+        near = near | excused
+    return (mine & near).any(axis=1)

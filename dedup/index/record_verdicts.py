@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .record_fields import against, distinctive, excused, floors, shapes_of
+from .record_fields import against, distinctive, excused, floors, shapes_of, shared
 from .record_redundancy import joint
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def weighed(scheme: RecordScheme, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
     crossed = floors(ha, hb, scheme.fields, scheme.swaps, scheme.initial, scheme.initial_score, shapes)
     n, fields = len(a), scheme.fields
     num, den, used, scored = np.zeros(n), np.zeros(n), np.zeros((n, fields)), np.zeros((n, fields))
+    filled = np.zeros((n, fields), bool)
     told: list[tuple[int, np.ndarray]] = []  # earlier fields and where they agree exactly
     pairs = joint(scheme.learned or {}, fields) if red is not None and scheme.joint else {}
     for f in sorted(range(fields), key=lambda f: (-weights[f], f)):
@@ -69,12 +70,14 @@ def weighed(scheme: RecordScheme, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
             told.append((f, both & (ha[:, f] == hb[:, f])))
         num += w * s
         den += w * both
-        used[:, f], scored[:, f] = w * both, s
+        used[:, f], scored[:, f], filled[:, f] = w * both, s, both
+    why = excused(ha, hb, scheme.initial, scheme.against_near, distinctive(weights, scheme.against_top), shapes)
     if scheme.against != 1.0 and scheme.against_below > 0:  # off: the sums without it, bit for bit
-        why = excused(ha, hb, scheme.initial, scheme.against_near, distinctive(weights, scheme.against_top), shapes)
         more = used * (against(scored, used, weights, scheme.against_below, scheme.against, scheme.against_top,
                                scheme.against_needs, scheme.against_agree, why, scheme.against_agree_at) - 1)
         num, den, used = num + (more * scored).sum(axis=1), den + more.sum(axis=1), used + more
+    if scheme.guard >= 0:  # s46: a pair of nothing personal in common scores 0 (record_fields.shared)
+        num = num * shared(scored, filled, weights, scheme.against_top, scheme.guard, why)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, num / den, np.nan), used
 

@@ -68,6 +68,7 @@ dedup.index.record_fields: a family member's own birth date and name).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -76,7 +77,7 @@ import numpy as np
 from .minhash import EMPTY, band_keys, combine, key_pairs
 from .names import key_names, per_row
 from .record_verdicts import field_scores, weighed
-from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners
+from .record_keys import MAX_HOT, choose, counts as _counts, partners as _partners, within_share
 from .record_redundancy import APART, JOINT_FIELDS, agreements, redundancy
 from .record_say import SAYS, bits
 
@@ -129,6 +130,9 @@ class RecordScheme:
     floor_light: float = 6.0     # the floor's budget when it is not in use (0: no floor keys then)
     floor_each: float = 1.5      # a floor key's expected partners at most this many more than the best field's
     floor_share: int = 5         # no field in more than this many of the floor's pair keys (0: off; s45)
+    floor_spread: float = -1.0   # >= 0: keys the share brings in at most this many partners over the best field (s46)
+    floor_room: int = 0          # > 0: the capped keys that fill the floor's room keep each field in at most this many (s46)
+    guard: float = -1.0          # >= 0: a pair needs a distinctive field scoring this (record_fields.shared; s46)
     say: str = "distinct"        # a field's bits: by "distinct" values, "chance" of agreeing, their "mean" (record_say)
     against: float = 1.0         # a distinctive field filled and unlike weighs this many times (record_fields)
     against_below: float = 0.0   # unlike: scoring under this
@@ -243,11 +247,14 @@ class RecordScheme:
         if not budget:
             return choose(part, self.max_partners)[:self.max_pairs]
         wide = self._field_partners()  # the floor pairs only fields of many values (not gender + status)
+        spread = self.floor_spread + min(wide.values(), default=0.0) if self.floor_spread >= 0 else math.inf
         floor = choose({k: v for k, v in part.items() if set(k) <= set(wide)}, 0.0, self.floor_pairs, budget, each,
-                       self.floor_share)
+                       self.floor_share, spread)
         capped = [k for k in choose(part, self.max_partners) if k not in floor]
         if self.floored():
             room = min(max(self.max_pairs, self.floor_pairs), MAX_KEYS - len(keyf) - self.bands)
+            if self.floor_room:
+                capped = within_share(floor, capped, self.floor_room)
             return (floor + capped)[:room]
         # the light floor: its keys, then max_pairs capped ones besides them (those of a table without it among them)
         return (floor + capped[:self.max_pairs])[:MAX_KEYS - len(keyf) - self.bands]

@@ -65,6 +65,11 @@ class Records(KeyedMethod):
             del keys["floor_share"]
         if keys["odd"] < 0:  # s46: off, the stamp as before the setting
             del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
+        for off_below_0 in ("guard", "floor_spread"):  # s46: off, the stamp as before the setting
+            if keys[off_below_0] < 0:
+                del keys[off_below_0]
+        if not keys["floor_room"]:
+            del keys["floor_room"]
         off = keys["against"] == 1.0 or not keys["against_below"]
         if off:  # s42: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("against")}

@@ -18,6 +18,9 @@ agreeing (``against_agree_at``); ``off+i1+s0.5`` is the initial score without th
 floor's budget (``floor_partners``); ``shipped`` is ``Records.against`` and, since session 46, ``Records.group_check`` (main's line). Session 46:
 ``+oX`` keeps a row out of a group it would join by one link when it is unlike all the others on a
 distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd), ``+wN`` the ways (``odd_ways``), ``+uN`` on how many fields (``odd_unlike``).
+``+gX`` needs a distinctive field filled in both scoring X or excused (``guard``, record_fields.shared);
+``+cX``: the keys the share brings in at most X partners over the best field (``floor_spread``);
+``+rN``: the capped keys that fill the floor's room keep each field in at most N pair keys (``floor_room``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ def setting(name: str) -> dict:
         key, kind = {"i": ("initial", int), "n": ("against_near", int), "s": ("initial_score", float),
                      "a": ("against_agree_at", float), "f": ("floor_share", int),
                      "p": ("floor_partners", float), "o": ("odd", float), "w": ("odd_ways", int),
-                     "u": ("odd_unlike", int)}[e[0]]
+                     "u": ("odd_unlike", int), "g": ("guard", float),
+                     "c": ("floor_spread", float), "r": ("floor_room", int)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **Records.group_check, **out}
