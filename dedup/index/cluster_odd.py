@@ -16,6 +16,7 @@ from collections.abc import Callable
 Odd = Callable[[str, list[str], int], bool]  # (row, the rows it would be grouped with, way) -> unlike all
 Check = Callable[[list[tuple[str, str]]], list[bool]]  # as dedup.index.clusters'
 LINK, JOINING, GATHERED = 1, 2, 4  # the ways (RecordScheme.odd_ways)
+STRIPPED = 8  # the lone link's pair itself: a row stripped of its distinctive fields (RecordScheme.strip, s47)
 WIDE = 9  # the group's rows read: its first this many, as widening reads (dedup.index.clusters)
 
 
@@ -29,6 +30,8 @@ def lone_link(u: str, c: str, held: list[str], partners: list[str], centre_of: d
     if len(inside) != 1:
         return False
     (m,) = inside
+    if odd(u, [m], STRIPPED):
+        return True
     rest = [v for v in partners if centre_of[v] != c]
     if rest and odd(m, [u, *rest], LINK) and not any(check([(r, m) for r in rest])):
         return True
@@ -38,9 +41,11 @@ def lone_link(u: str, c: str, held: list[str], partners: list[str], centre_of: d
 def lone_gathered(v: str, u: str, held: list[str], group: list[str], odd: Odd, check: Check) -> bool:
     """Row ``v`` left alone would be gathered into ``group`` by ``u`` matching only ``held`` of its
     head: when ``u`` is its one link there, whether ``v`` is unlike all the group's other rows and
-    matches none of them (GATHERED)."""
+    matches none of them (GATHERED), or the pair ``v``-``u`` is a stripped row's (STRIPPED)."""
     if set(held) - {u}:
         return False
+    if odd(v, [u], STRIPPED):
+        return True
     return _odd_in(v, group, u, GATHERED, odd, check)
 
 

@@ -53,3 +53,19 @@ def _crosswise(scheme: RecordScheme, x: np.ndarray, others: np.ndarray, f: int, 
     mine = scheme.hashes(np.atleast_2d(x))[0, f]
     theirs = scheme.hashes(others)[:, [int(g) for g in top if g != f]]
     return bool(mine) and bool((theirs == mine).any())
+
+
+def stripped_pair(scheme: RecordScheme, x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether the lone link ``x``-``y`` (sketches) is no way in (session 47): one row misses at least
+    ``strip`` distinctive fields and the two agree (scoring ``strip_at`` or more) on fewer than
+    ``strip_agree`` of them. A copy stripped of given name, birth date and street number links to
+    a family member on surname and address alone; a household shares one distinctive field (its
+    surname), a copy holds at least one more (its id, its birth date)."""
+    if scheme.strip <= 0:
+        return False
+    top = np.flatnonzero(distinctive(scheme.weights(), scheme.against_top))
+    both = np.vstack([np.atleast_2d(x), np.atleast_2d(y)])
+    if int((scheme.hashes(both)[:, top] == 0).sum(axis=1).max()) < scheme.strip:
+        return False
+    scores = field_scores(scheme, both[:1], both[1:])[0, top]
+    return int((np.nan_to_num(scores, nan=-1.0) >= scheme.strip_at).sum()) < scheme.strip_agree

@@ -146,6 +146,9 @@ class RecordScheme:
     odd: float = -1.0            # >= 0: a row unlike all a group's rows agreeing this well is kept out (record_odd)
     odd_ways: int = 7            # where (bits): 1 the lone link's row, 2 the joining row, 4 a gathered row
     odd_unlike: int = 1          # on at least this many distinctive fields
+    strip: int = 0               # > 0: a lone link where a row misses this many distinctive fields needs
+    strip_agree: int = 2         # this many of them agreeing, scoring
+    strip_at: float = 0.8        # this much (record_odd.stripped_pair; s47, with odd >= 0)
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..config.model import Config, FieldSpec, TableConfig
 from ..index.blocks import BlockLayout
-from ..index.record_odd import odd_one
+from ..index.cluster_odd import STRIPPED
+from ..index.record_odd import odd_one, stripped_pair
 from ..index.records import RecordScheme
 from ..text.records import RecordSignature
 from .keyed import KeyedMethod
@@ -63,6 +64,8 @@ class Records(KeyedMethod):
             del keys["say"]
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
+        if keys["odd"] < 0 or keys["strip"] <= 0:  # s47: off, the stamp as before the setting
+            del keys["strip"], keys["strip_agree"], keys["strip_at"]
         if keys["odd"] < 0:  # s46: off, the stamp as before the setting
             del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
         for off_below_0 in ("guard", "floor_spread"):  # s46: off, the stamp as before the setting
@@ -90,7 +93,10 @@ class Records(KeyedMethod):
 
     def odd_out(self, x: np.ndarray, others: np.ndarray, way: int) -> bool:
         """Whether row ``x`` (a sketch) is unlike all ``others`` on a distinctive field where they
-        agree, asked the clustering's ``way`` (dedup.index.cluster_odd; RecordScheme.odd < 0: never)."""
+        agree, asked the clustering's ``way`` (dedup.index.cluster_odd; RecordScheme.odd < 0: never);
+        asked STRIPPED, whether the lone link ``x``-``others[0]`` misses too much to be a way in (s47)."""
+        if way == STRIPPED:
+            return stripped_pair(self.scheme, self.signatures(x), self.signatures(others))
         return bool(way & self.scheme.odd_ways) and odd_one(self.scheme, self.signatures(x), self.signatures(others))
 
     def field_names(self) -> list[str]:

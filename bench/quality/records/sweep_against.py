@@ -21,6 +21,8 @@ distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd),
 ``+gX`` needs a distinctive field filled in both scoring X or excused (``guard``, record_fields.shared);
 ``+cX``: the keys the share brings in at most X partners over the best field (``floor_spread``);
 ``+rN``: the capped keys that fill the floor's room keep each field in at most N pair keys (``floor_room``).
+Session 47: ``+mN`` a lone link where a row misses N distinctive fields is no way in unless the pair
+agrees on ``+kN`` of them (``strip_agree``, 2) scoring ``+eX`` (``strip_at``, 0.8) (record_odd.stripped_pair).
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def setting(name: str) -> dict:
                      "a": ("against_agree_at", float), "f": ("floor_share", int),
                      "p": ("floor_partners", float), "o": ("odd", float), "w": ("odd_ways", int),
                      "u": ("odd_unlike", int), "g": ("guard", float),
-                     "c": ("floor_spread", float), "r": ("floor_room", int)}[e[0]]
+                     "c": ("floor_spread", float), "r": ("floor_room", int), "m": ("strip", int),
+                     "k": ("strip_agree", int), "e": ("strip_at", float)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **Records.group_check, **out}
