@@ -15,11 +15,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .cluster_odd import STRIPPED
 from .record_fields import distinctive
 from .record_verdicts import field_scores
 
 if TYPE_CHECKING:
     from .records import RecordScheme
+
+
+def asked(scheme: RecordScheme, x: np.ndarray, others: np.ndarray, way: int) -> bool:
+    """The group check as the clustering asks it (dedup.index.cluster_odd's Odd, on sketches): the
+    lone link's pair (STRIPPED, ``x`` and ``others[0]``), else ``odd_one`` where ``way`` is on. One
+    place for `dedup full` (Records.odd_out) and the quality sweeps."""
+    if way == STRIPPED:
+        return stripped_pair(scheme, x, others[0])
+    return bool(way & scheme.odd_ways) and odd_one(scheme, x, others)
 
 
 def odd_one(scheme: RecordScheme, x: np.ndarray, others: np.ndarray) -> bool:

@@ -13,8 +13,7 @@ import numpy as np
 
 from ..config.model import Config, FieldSpec, TableConfig
 from ..index.blocks import BlockLayout
-from ..index.cluster_odd import STRIPPED
-from ..index.record_odd import odd_one, stripped_pair
+from ..index.record_odd import asked
 from ..index.records import RecordScheme
 from ..text.records import RecordSignature
 from .keyed import KeyedMethod
@@ -95,9 +94,7 @@ class Records(KeyedMethod):
         """Whether row ``x`` (a sketch) is unlike all ``others`` on a distinctive field where they
         agree, asked the clustering's ``way`` (dedup.index.cluster_odd; RecordScheme.odd < 0: never);
         asked STRIPPED, whether the lone link ``x``-``others[0]`` misses too much to be a way in (s47)."""
-        if way == STRIPPED:
-            return stripped_pair(self.scheme, self.signatures(x), self.signatures(others))
-        return bool(way & self.scheme.odd_ways) and odd_one(self.scheme, self.signatures(x), self.signatures(others))
+        return asked(self.scheme, self.signatures(x), self.signatures(others), way)
 
     def field_names(self) -> list[str]:
         return [f.name for f in self.fields]

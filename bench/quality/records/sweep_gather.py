@@ -23,7 +23,7 @@ from bench.quality.records.pipeline import specs
 from bench.quality.records.sweep_floor import dataset
 from dedup.eval.metrics import pair_quality
 from dedup.index.clusters import cluster
-from dedup.index.record_odd import odd_one
+from dedup.index.record_odd import asked
 from dedup.index.groups import Pair
 from dedup.index.records import RecordScheme
 from dedup.methods.records import Records
@@ -53,7 +53,7 @@ def star_groups(keys: list[str], sig: np.ndarray, scheme: RecordScheme, i, j, ga
         return (np.nan_to_num(s, nan=-1.0) >= float(strong)).tolist()
 
     def odd(x, others, way):  # s46: the group check, as `dedup full` with RecordScheme.odd on
-        return bool(way & scheme.odd_ways) and odd_one(scheme, sig[[at[x]]], sig[[at[k] for k in others]])
+        return asked(scheme, sig[[at[x]]], sig[[at[k] for k in others]], way)  # s47: and the lone link's pair
 
     return [g.keys for g in cluster(pairs, dict.fromkeys(keys, 0), check, gather=gather, merge=merge,
                                     alone=alone if strong else None, odd=odd if scheme.odd >= 0 else None)]
