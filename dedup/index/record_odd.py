@@ -68,9 +68,9 @@ def _crosswise(scheme: RecordScheme, x: np.ndarray, others: np.ndarray, f: int, 
 def stripped_pair(scheme: RecordScheme, x: np.ndarray, y: np.ndarray) -> bool:
     """Whether the lone link ``x``-``y`` (sketches) is no way in (session 47): one row misses at least
     ``strip`` distinctive fields and the two agree (scoring ``strip_at`` or more) on fewer than
-    ``strip_agree`` of them. A copy stripped of given name, birth date and street number links to
-    a family member on surname and address alone; a household shares one distinctive field (its
-    surname), a copy holds at least one more (its id, its birth date)."""
+    ``strip_agree`` of them (``strip_held``: or than all those both hold, when fewer). A copy
+    stripped of given name and birth date links to a family member on surname and address; a
+    household shares one distinctive field (its surname), a copy holds one more (its id)."""
     if scheme.strip <= 0:
         return False
     top = np.flatnonzero(distinctive(scheme.weights(), scheme.against_top))
@@ -78,4 +78,5 @@ def stripped_pair(scheme: RecordScheme, x: np.ndarray, y: np.ndarray) -> bool:
     if int((scheme.hashes(both)[:, top] == 0).sum(axis=1).max()) < scheme.strip:
         return False
     scores = field_scores(scheme, both[:1], both[1:])[0, top]
-    return int((np.nan_to_num(scores, nan=-1.0) >= scheme.strip_at).sum()) < scheme.strip_agree
+    need = min(scheme.strip_agree, int((~np.isnan(scores)).sum())) if scheme.strip_held else scheme.strip_agree
+    return int((np.nan_to_num(scores, nan=-1.0) >= scheme.strip_at).sum()) < need

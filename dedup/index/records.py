@@ -149,6 +149,7 @@ class RecordScheme:
     strip: int = 0               # > 0: a lone link where a row misses this many distinctive fields needs
     strip_agree: int = 2         # this many of them agreeing, scoring
     strip_at: float = 0.8        # this much (record_odd.stripped_pair; s47, with odd >= 0)
+    strip_held: bool = False     # or all the distinctive fields both rows hold, when fewer
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 

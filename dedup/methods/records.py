@@ -64,7 +64,9 @@ class Records(KeyedMethod):
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
         if keys["odd"] < 0 or keys["strip"] <= 0:  # s47: off, the stamp as before the setting
-            del keys["strip"], keys["strip_agree"], keys["strip_at"]
+            del keys["strip"], keys["strip_agree"], keys["strip_at"], keys["strip_held"]
+        elif not keys["strip_held"]:
+            del keys["strip_held"]
         if keys["odd"] < 0:  # s46: off, the stamp as before the setting
             del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
         for off_below_0 in ("guard", "floor_spread"):  # s46: off, the stamp as before the setting

@@ -1,0 +1,96 @@
+"""The stripped copy's lone link (issue 22, session 47; RecordScheme.strip, record_odd.stripped_pair):
+a copy with no given name, street number or birth date links only to a family member, on surname
+and address; as that pair is a row's one link into a group, it is no way in unless the two agree on
+two distinctive fields (a household shares one, its surname). Off by default (bench/results/persons7-s47.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.datasets.records.copies import generate
+from dedup.index.cluster_odd import STRIPPED
+from dedup.index.clusters import cluster
+from dedup.index.groups import Pair
+from dedup.index.record_odd import stripped_pair
+from dedup.index.records import RecordScheme
+from dedup.methods.records import Records
+from dedup.runs.full import run_full
+from dedup.text.records import RecordSignature
+from mongo_fixtures import mongo_live_url, store_url_of  # noqa: F401  (a live server when DEDUP_TEST_MONGO_URI is set)
+from test_incremental import memberships
+from test_record_floor_runs import config, split_runs_grouped
+from test_record_odd import FIELDS, PERSON, SPECS
+
+STRIPPED_COPY = dict(PERSON, given_name=None, street_number=None, date_of_birth=None)  # its id and surname left
+FAMILY = dict(PERSON, given_name="maisie", street_number="17", date_of_birth="19781102", id_number="3687761")
+COPY = dict(PERSON, address_1="hill rescent")
+ON = {**Records.group_check, "strip": 1}
+
+
+def sketches(**kw):
+    """The scheme learned on 2,000 filler rows, and the sketches of PERSON, the stripped copy, the
+    family member and another copy (rows 0-3)."""
+    rows = generate(2000, 31)[0]
+    sig = RecordSignature(SPECS).of_rows(rows + [PERSON, STRIPPED_COPY, FAMILY, COPY])
+    scheme = RecordScheme(len(FIELDS), field_weights=tuple(f.weight for f in SPECS), **{**Records.against, **kw})
+    return scheme.with_learned(scheme.learn(sig[:2000])), sig[2000:]
+
+
+def test_a_stripped_copy_links_to_its_person_and_not_to_a_family_member():
+    scheme, sig = sketches(**ON)
+    assert stripped_pair(scheme, sig[1], sig[2])  # surname alone agrees: no way in
+    assert stripped_pair(scheme, sig[2], sig[1])  # either side of the pair may be the stripped row
+    assert not stripped_pair(scheme, sig[1], sig[0])  # surname and id agree: a copy
+    assert not stripped_pair(scheme, sig[0], sig[2])  # neither row stripped: the older checks decide
+    off, sig = sketches(**Records.group_check)
+    assert not stripped_pair(off, sig[1], sig[2])  # off by default
+
+
+def kelly_groups(**kw) -> list[list[str]]:
+    """The Kelly shape in small: the family member (row 1, first in key order), the stripped copy
+    (2) linked to it alone, and the person's copies 3-5, each linked to 2 and to each other."""
+    scheme, sig = sketches(**kw)
+    at = {"1": 2, "2": 1, "3": 0, "4": 3, "5": 0}
+    found = {("1", "2"), ("2", "3"), ("2", "4"), ("2", "5"), ("3", "4"), ("3", "5"), ("4", "5")}
+
+    def check(ps):
+        return [(min(a, b), max(a, b)) in found for a, b in ps]
+
+    def odd(x, others, way):
+        return way == STRIPPED and stripped_pair(scheme, sig[at[x]], sig[at[others[0]]])
+    return [sorted(g.keys) for g in cluster([Pair(a, b, 0) for a, b in sorted(found)], dict.fromkeys(at, 0), check,
+                                            gather=True, merge=True, alone=lambda ps: [False] * len(ps), odd=odd)]
+
+
+def test_the_kelly_shape_keeps_the_family_member_apart():
+    assert kelly_groups(**Records.group_check) == [["1", "2", "3", "4", "5"]]  # off: a false group of 5
+    assert kelly_groups(**ON) == [["2", "3", "4", "5"]]  # row 1 alone (a group of one is no group)
+
+
+def test_the_stamp_names_the_strip_only_when_it_is_on(monkeypatch):
+    cfg = config("sqlite:///src.db", "sqlite:///store.db")
+    assert not any(k.startswith("strip") for k in Records.of(cfg, cfg.tables["persons"]).stamp()["keys"])
+    monkeypatch.setattr(Records, "group_check", ON)
+    got = {k: v for k, v in Records.of(cfg, cfg.tables["persons"]).stamp()["keys"].items() if k.startswith("strip")}
+    assert got == {"strip": 1, "strip_agree": 2, "strip_at": 0.8}
+
+
+def check_runs(url, tmp_path, monkeypatch, n: int = 900) -> None:
+    """Rows 1..2n/3 full, the rest incremental, then `full --keep-terms`: the same groups with the
+    strip on; and on this table (seed 3) the strip moves a group of a one full run."""
+    monkeypatch.setattr(Records, "group_check", ON)
+    rows = generate(n, seed=3)[0]
+    grouped = split_runs_grouped(url, tmp_path, rows)
+    monkeypatch.setattr(Records, "group_check", {k: v for k, v in ON.items() if k != "strip"})
+    off = config(f"sqlite:///{tmp_path / 'src.db'}", f"sqlite:///{tmp_path / 'off.db'}")
+    run_full(off, "persons")
+    assert memberships(off, "persons") != grouped
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "mongomock"])
+def test_full_then_incremental_with_the_strip_groups_as_one_full_run(kind, request, tmp_path, monkeypatch):
+    check_runs(store_url_of(kind, request, tmp_path, monkeypatch), tmp_path, monkeypatch)
+
+
+def test_full_then_incremental_with_the_strip_on_a_live_server(mongo_live_url, tmp_path, monkeypatch):  # noqa: F811
+    check_runs(mongo_live_url, tmp_path, monkeypatch)
