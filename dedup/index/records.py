@@ -150,6 +150,7 @@ class RecordScheme:
     strip_agree: int = 2         # this many of them agreeing, scoring
     strip_at: float = 0.8        # this much (record_odd.stripped_pair; s47, with odd >= 0)
     strip_held: bool = False     # or all the distinctive fields both rows hold, when fewer
+    strip_unlike: float = -1.0   # >= 0: only where some field both rows hold scores under this
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 

@@ -64,9 +64,9 @@ class Records(KeyedMethod):
         if not keys["floor_share"]:  # s45: off, the stamp as before the setting
             del keys["floor_share"]
         if keys["odd"] < 0 or keys["strip"] <= 0:  # s47: off, the stamp as before the setting
-            del keys["strip"], keys["strip_agree"], keys["strip_at"], keys["strip_held"]
-        elif not keys["strip_held"]:
-            del keys["strip_held"]
+            keys = {k: v for k, v in keys.items() if not k.startswith("strip")}
+        else:
+            keys = {k: v for k, v in keys.items() if k not in ("strip_held", "strip_unlike") or v not in (False, -1.0)}
         if keys["odd"] < 0:  # s46: off, the stamp as before the setting
             del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
         for off_below_0 in ("guard", "floor_spread"):  # s46: off, the stamp as before the setting

@@ -23,7 +23,8 @@ distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd),
 ``+rN``: the capped keys that fill the floor's room keep each field in at most N pair keys (``floor_room``).
 Session 47: ``+mN`` a lone link where a row misses N distinctive fields is no way in unless the pair
 agrees on ``+kN`` of them (``strip_agree``, 2) scoring ``+eX`` (``strip_at``, 0.8) (record_odd.stripped_pair);
-``+h1``: or on all those both rows hold, when fewer (``strip_held``).
+``+h1``: or on all those both rows hold, when fewer (``strip_held``); ``+xX``: only where some field both
+rows hold scores under X (``strip_unlike``).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def setting(name: str) -> dict:
                      "p": ("floor_partners", float), "o": ("odd", float), "w": ("odd_ways", int),
                      "u": ("odd_unlike", int), "g": ("guard", float),
                      "c": ("floor_spread", float), "r": ("floor_room", int), "m": ("strip", int),
-                     "k": ("strip_agree", int), "e": ("strip_at", float), "h": ("strip_held", lambda v: v == "1")}[e[0]]
+                     "k": ("strip_agree", int), "e": ("strip_at", float), "h": ("strip_held", lambda v: v == "1"),
+                     "x": ("strip_unlike", float)}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **Records.group_check, **out}
