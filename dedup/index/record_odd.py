@@ -69,7 +69,8 @@ def stripped_pair(scheme: RecordScheme, x: np.ndarray, y: np.ndarray) -> bool:
     """Whether the lone link ``x``-``y`` (sketches) is no way in (session 47): one row misses at least
     ``strip`` distinctive fields and the two agree (scoring ``strip_at`` or more) on fewer than
     ``strip_agree`` of them (``strip_held``: or than all those both hold, when fewer), and
-    (``strip_unlike`` >= 0) some field both hold scores under ``strip_unlike``. A copy
+    (``strip_unlike`` >= 0) some field both hold scores under ``strip_unlike``; ``strip_key``:
+    one distinctive key field agreeing will do (an id, a birth date: not the household's surname). A copy
     stripped of given name and birth date links to a family member on surname and address; a
     household shares one distinctive field (its surname), a copy holds one more (its id); a
     family member of another street address or birth date is unlike on it, a copy's typo seldom."""
@@ -82,6 +83,8 @@ def stripped_pair(scheme: RecordScheme, x: np.ndarray, y: np.ndarray) -> bool:
     every = field_scores(scheme, both[:1], both[1:])[0]
     if scheme.strip_unlike >= 0 and not (every[~np.isnan(every)] < scheme.strip_unlike).any():
         return False
-    scores = every[top]
-    need = min(scheme.strip_agree, int((~np.isnan(scores)).sum())) if scheme.strip_held else scheme.strip_agree
-    return int((np.nan_to_num(scores, nan=-1.0) >= scheme.strip_at).sum()) < need
+    agree = np.nan_to_num(every, nan=-1.0) >= scheme.strip_at
+    if scheme.strip_key and agree[[f for f in scheme.key_fields() if f in set(top.tolist())]].any():
+        return False
+    need = min(scheme.strip_agree, int((~np.isnan(every[top])).sum())) if scheme.strip_held else scheme.strip_agree
+    return int(agree[top].sum()) < need

@@ -151,6 +151,7 @@ class RecordScheme:
     strip_at: float = 0.8        # this much (record_odd.stripped_pair; s47, with odd >= 0)
     strip_held: bool = False     # or all the distinctive fields both rows hold, when fewer
     strip_unlike: float = -1.0   # >= 0: only where some field both rows hold scores under this
+    strip_key: bool = False      # one distinctive key field agreeing is enough
     learned: dict | None = field(default=None, compare=False)
     field_weights: tuple[float, ...] | None = None  # the configured weights (None: all 1)
 

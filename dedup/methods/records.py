@@ -66,7 +66,7 @@ class Records(KeyedMethod):
         if keys["odd"] < 0 or keys["strip"] <= 0:  # s47: off, the stamp as before the setting
             keys = {k: v for k, v in keys.items() if not k.startswith("strip")}
         else:
-            keys = {k: v for k, v in keys.items() if k not in ("strip_held", "strip_unlike") or v not in (False, -1.0)}
+            keys = {k: v for k, v in keys.items() if k not in ("strip_held", "strip_unlike", "strip_key") or v not in (False, -1.0)}
         if keys["odd"] < 0:  # s46: off, the stamp as before the setting
             del keys["odd"], keys["odd_ways"], keys["odd_unlike"]
         for off_below_0 in ("guard", "floor_spread"):  # s46: off, the stamp as before the setting

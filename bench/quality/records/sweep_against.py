@@ -24,7 +24,7 @@ distinctive field where they agree X or more (``odd``, dedup.index.cluster_odd),
 Session 47: ``+mN`` a lone link where a row misses N distinctive fields is no way in unless the pair
 agrees on ``+kN`` of them (``strip_agree``, 2) scoring ``+eX`` (``strip_at``, 0.8) (record_odd.stripped_pair);
 ``+h1``: or on all those both rows hold, when fewer (``strip_held``); ``+xX``: only where some field both
-rows hold scores under X (``strip_unlike``).
+rows hold scores under X (``strip_unlike``); ``+y1``: one distinctive key field agreeing will do (``strip_key``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def setting(name: str) -> dict:
                      "u": ("odd_unlike", int), "g": ("guard", float),
                      "c": ("floor_spread", float), "r": ("floor_room", int), "m": ("strip", int),
                      "k": ("strip_agree", int), "e": ("strip_at", float), "h": ("strip_held", lambda v: v == "1"),
-                     "x": ("strip_unlike", float)}[e[0]]
+                     "x": ("strip_unlike", float), "y": ("strip_key", lambda v: v == "1")}[e[0]]
         out[key] = kind(e[1:])
     if rule == "shipped":
         return {**Records.against, **Records.group_check, **out}
