@@ -22,16 +22,20 @@ from test_record_floor_runs import config, split_runs_grouped
 from test_record_odd import FIELDS, PERSON, SPECS
 
 STRIPPED_COPY = dict(PERSON, given_name=None, street_number=None, date_of_birth=None)  # its id and surname left
-FAMILY = dict(PERSON, given_name="maisie", street_number="17", date_of_birth="19781102", id_number="3687761")
+FAMILY = dict(PERSON, given_name="maisie", street_number="17", address_1="gousfa court", date_of_birth="19781102",
+              id_number="3687761")  # the tuning Kelly pair's family member: another street, an id scoring 0.4-0.7
 COPY = dict(PERSON, address_1="hill rescent")
 ON = {**Records.group_check, "strip": 1}
+KEYED = {**ON, "strip_unlike": 0.3, "strip_key": True}  # only where a field is clearly unlike; an id or birth date will do
+TYPO = dict(PERSON, given_name="lahclan", street_number=None, date_of_birth=None, address_1="hill crescemt",
+            id_number="3686771")  # a stripped copy whose id has a typo too
 
 
 def sketches(**kw):
     """The scheme learned on 2,000 filler rows, and the sketches of PERSON, the stripped copy, the
-    family member and another copy (rows 0-3)."""
+    family member, another copy and a stripped copy with typos (rows 0-4)."""
     rows = generate(2000, 31)[0]
-    sig = RecordSignature(SPECS).of_rows(rows + [PERSON, STRIPPED_COPY, FAMILY, COPY])
+    sig = RecordSignature(SPECS).of_rows(rows + [PERSON, STRIPPED_COPY, FAMILY, COPY, TYPO])
     scheme = RecordScheme(len(FIELDS), field_weights=tuple(f.weight for f in SPECS), **{**Records.against, **kw})
     return scheme.with_learned(scheme.learn(sig[:2000])), sig[2000:]
 
@@ -44,6 +48,14 @@ def test_a_stripped_copy_links_to_its_person_and_not_to_a_family_member():
     assert not stripped_pair(scheme, sig[0], sig[2])  # neither row stripped: the older checks decide
     off, sig = sketches(**Records.group_check)
     assert not stripped_pair(off, sig[1], sig[2])  # off by default
+
+
+def test_with_the_key_field_rule_a_clearly_unlike_field_is_needed_and_an_id_will_do():
+    scheme, sig = sketches(**KEYED)
+    assert stripped_pair(scheme, sig[1], sig[2])  # another street (address 0), surname alone agreeing
+    assert not stripped_pair(scheme, sig[1], sig[0])  # the id agrees: a key field
+    assert not stripped_pair(scheme, sig[4], sig[3])  # nothing under 0.3: a typo is no family member
+    assert stripped_pair(sketches(**ON)[0], sig[4], sig[3])  # which the plain strip refuses
 
 
 def kelly_groups(**kw) -> list[list[str]]:
