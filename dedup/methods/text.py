@@ -23,8 +23,8 @@ from ..text.signature import DISTINCT_PERMS, TextSignature
 from .base import Rule
 from .keyed import KeyedMethod
 
-BAND_VALUES = 4  # MinHash values a band (BandScheme.r)
-WIDE_KEYS = 0  # TextVerifier.wide_keys: a pair sharing no band of this many values nor an identity key (0: off; s47)
+BAND_VALUES = 2  # MinHash values a band (BandScheme.r; 4 before s47: bench/results/topic5-s47.md)
+WIDE_KEYS = 4  # TextVerifier.wide_keys: a pair sharing no band of this many values nor an identity key (0: off; s47)
 
 
 @dataclass(frozen=True)
