@@ -287,7 +287,7 @@ class TextVerifier:
              "numbers_against": ("content with its numbers unlike", "numbers_against"),
              "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against"),
              "places_against": ("content naming other places", "places_against_chars"),
-             "unkeyed": ("content found by narrow bands alone", "wide_keys")}
+             "unkeyed": ("content only narrow bands find (plain bars or numbers at one place)", "threshold")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
         """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair not accepted, the
