@@ -18,6 +18,7 @@ import numpy as np
 
 from .numbers import PLACE_BIT
 
+ASK_PAIRS = 1 << 16  # pairs `dedup eval`'s screen reads together (as dedup.index.triples)
 KEY_FIELDS = 3  # identity keys pair up the first three identity columns (dedup.index.bands)
 MAX_KEYS = 16  # bands and identity keys a row (dedup.index.bands)
 
@@ -69,6 +70,39 @@ def unkeyed_guard(v, a: np.ndarray, b: np.ndarray, j: np.ndarray, ok: np.ndarray
         ok = ok.copy()
         ok[at] = unkeyed_kept(v, a[at], b[at], j[at], np.minimum(a[at, 0], b[at, 0]) < v.short_chars)
     return ok
+
+
+class SweepKeep:
+    """``(i, j) -> bool mask``: whether rows i and j of ``sig`` could pass the guard of ``v`` (a TextVerifier
+    at the lowest threshold `dedup eval` sweeps): keyed, or kept by ``unkeyed_kept``. Only the plain bar
+    moves with the threshold, so a pair it drops is refused at every threshold swept: eval's sweep is
+    the same without scoring the many pairs only narrow bands find (bench/results/topic5-s47.md)."""
+
+    def __init__(self, v, sig: np.ndarray) -> None:
+        self.v, self.sig = v, sig
+        self.head = sig[:, :1 + v.identity + v.perms // 2]  # the length, identity words and MinHash values (a view)
+
+    def __call__(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        if not len(i):
+            return np.zeros(0, bool)
+        return np.concatenate([self._asked(i[lo:lo + ASK_PAIRS], j[lo:lo + ASK_PAIRS]) for lo in range(0, len(i), ASK_PAIRS)])
+
+    def _asked(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """``keyed`` and J on the rows' first words; the whole signatures only of the unkeyed pairs whose
+        J reaches a bar ``unkeyed_kept`` could keep them at (the plain bars, rule numbers' floor)."""
+        v = self.v
+        a, b = self.head[i], self.head[j]
+        ok = keyed(a, b, v.identity, v.perms, v.wide_keys)
+        rest = np.flatnonzero(~ok)
+        if len(rest):
+            a, b = a[rest], b[rest]
+            short = np.minimum(a[:, 0], b[:, 0]) < v.short_chars
+            score = v.scores(a, b)
+            maybe = np.flatnonzero(score >= np.where(short, v.short_threshold, min(v.threshold, v.numbers_floor)))
+            rest, short, score = rest[maybe], short[maybe], score[maybe]
+            a, b = self.sig[i[rest]], self.sig[j[rest]]
+            ok[rest] = unkeyed_kept(v, a, b, score, short)
+        return ok
 
 
 def shared_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
