@@ -18,10 +18,10 @@ LIFT_AT = "{p}小区{b}号楼的电梯从{m}月{d}日开始三天两头停运，
 LIFT = LIFT_AT.format(p="幸福路阳光花园", b=3, m=3, d=5, n=12, f=18)
 ESTATES = ("建设街东湖苑", "人民路金桂园", "解放路翠竹园", "胜利街锦绣家园", "和平路望江苑", "长江路春晖园",
            "黄河路丽景苑", "中山路银杏小筑", "新华街清水湾", "友谊路枫林苑", "光明街桃源居", "青年路海棠湾")
-ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + name, (5, 6) short, (7, 8) short + name
+ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + name and phone, (5, 6) short, (7, 8) short + name
     (1, "赵一", "13900000001", FORM + "小区东门路灯坏了"), (2, "钱二", "13900000002", FORM + "小区东门路灯坏了。"),
     (3, "孙三", "13900000003", FORM + "物业公司乱收停车费每月三百元业主回家没有地方停车请有关部门查处"),
-    (4, "孙三", "13900000004", FORM + "楼顶一下雨就漏水墙皮大片脱落家具和电器都被泡坏了请尽快维修"),
+    (4, "孙三", "13900000003", FORM + "楼顶一下雨就漏水墙皮大片脱落家具和电器都被泡坏了请尽快维修"),
     (5, "李四", "13900000005", "电梯坏了十七天没人修"), (6, "周五", "13900000006", "电梯坏了十七天没人修！"),
     (7, "吴六", "13900000007", "电梯坏了十七天没人修"), (8, "吴六", "13900000008", "电梯坏了十七天没人修理好吗"),
     (9, "郑七", "13900000009", "我单位拖欠职工工资已有半年涉及三十多名农民工多次讨要无果老板避而不见"),
@@ -32,6 +32,8 @@ ROWS = [  # id, name, phone, content: pairs (1, 2) content, (3, 4) content + nam
                                                                                 f=k + 6) + "请有关部门尽快处理。")
       for k, e in enumerate(ESTATES)),
 ]
+# (3, 4) share their phone too: an identity key finds them, as bands of 4 did not (a pair only bands of 2 find is
+# kept on the plain bars or numbers at one place alone: rule unkeyed, session 47, tests/test_unkeyed.py)
 CASES = {  # pair -> (rule, words, threshold, knob)
     ("1", "2"): ("content", "content", 0.75, "match.threshold"),
     ("3", "4"): ("content_identity", "content with an identity field equal", 0.45, "match.identity_threshold"),

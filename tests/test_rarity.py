@@ -114,7 +114,9 @@ def _recipe():
 
 @pytest.mark.parametrize("rule, a, b", [
     ("content", {"content": FORM_OPEN, "name": "甲"}, {"content": FORM_OPEN + "。", "name": "乙"}),
-    ("content_identity", {"content": FORM_OPEN + _body(1), "name": "甲"}, {"content": FORM_OPEN + _body(2), "name": "甲"}),
+    # name and phone equal: an identity key finds the pair (found by bands of 2 alone it is kept on the plain bars
+    # only: rule unkeyed, session 47, tests/test_unkeyed.py)
+    ("content_identity", {"content": FORM_OPEN + _body(1), "name": "甲", "phone": "139"}, {"content": FORM_OPEN + _body(2), "name": "甲", "phone": "139"}),
     ("short", {"content": "电梯坏了十七天没人修", "name": "甲"}, {"content": "电梯坏了十七天没人修！", "name": "乙"}),
     ("short_identity", {"content": "电梯坏了十七天没人修", "name": "甲"}, {"content": "电梯坏了十七天没人修理", "name": "甲"}),
 ])

@@ -73,8 +73,8 @@ def test_the_stamp_moves_for_record_tables_only():
     assert text["signature"] == {"content": ["content"], "digits": "keep", "features": 2, "identity": ["name"],
                                  "number_copies": 2, "numbers": 16, "numbers_version": NUMBERS_VERSION, "perms": 64, "seed": 1,
                                  "shingle_chars": 3, "shingles": 1}
-    assert text["keys"] == {"anchors": 16, "bands": 15, "identity_keys": [[0]], "identity_keys_for": "all", "r": 4,
-                            "short_chars": 60}
+    assert text["keys"] == {"anchors": 16, "bands": 15, "identity_keys": [[0]], "identity_keys_for": "all", "r": 2,
+                            "short_chars": 60}  # r 2 since session 47 (bands of 2 values, topic5-s47.md): one `dedup full`
     assert "version" not in text["signature"] and "normalization" in text
 
 

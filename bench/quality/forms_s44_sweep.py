@@ -72,9 +72,9 @@ def run_set(spec: str, names: list[str], table: list, cache: str | None, stored=
             score_variant(spec, name, recipe, keys, sk, code, at, table)
 
 
-def score_variant(spec: str, name: str, recipe, keys, sk, code, at, table: list) -> None:
-    """Verify and group one set's rows as variant ``name`` (one line of ``table``)."""
-    rec = variant(recipe, name)
+def score_variant(spec: str, name: str, recipe, keys, sk, code, at, table: list, make=None) -> None:
+    """Verify and group one set's rows as variant ``name`` (one line of ``table``; ``make``: the variant's recipe, ``variant`` here)."""
+    rec = (make or variant)(recipe, name)
     t = time.process_time()
     pairs = rec.pairs(keys, sk)
     groups = clustered(rec, keys, sk, pairs, (rec.near_bar, 0.5, 4) if rec.near_bar is not None else None)
@@ -84,8 +84,9 @@ def score_variant(spec: str, name: str, recipe, keys, sk, code, at, table: list)
         "verify+group CPU {8:.2f} s".format(*table[-1]))
 
 
-def main(doc: str = __doc__, variants: list[str] = VARIANTS, sets: str = SETS, shipped: str = SHIPPED, run=None) -> None:
-    """The sweep's command line; later sweeps (forms_s45_sweep) pass their own sets, variants and ``run`` (run_set)."""
+def main(doc: str = __doc__, variants: list[str] = VARIANTS, sets: str = SETS, shipped: str = SHIPPED, run=None, rank=None) -> None:
+    """The sweep's command line; later sweeps (forms_s45_sweep, topic_s47_sweep) pass their own sets, variants,
+    ``run`` (run_set) and ``rank`` (table, names, the allowed (name, lowest R, mean F1) -> the key to maximise, name last)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--cache", default=None)
     ap.add_argument("--variants", default=",".join(variants))
@@ -97,8 +98,8 @@ def main(doc: str = __doc__, variants: list[str] = VARIANTS, sets: str = SETS, s
         (run or run_set)(spec, names, table, a.cache)
     say("(columns 'candidates' of the table below: the verified pairs)")
     over = {n: sum(x[6] for x in table if x[1] == n) for n in names}
-    ranked = [(-over[name], round(low, 4), round(mean, 4), -names.index(name), name)
-              for name, low, mean in allowed(table, names, shipped)]
+    ranked = [rank(table, names, *ok) if rank else (-over[ok[0]], round(ok[1], 4), round(ok[2], 4), -names.index(ok[0]), ok[0])
+              for ok in allowed(table, names, shipped)]
     if ranked:
         say(f"chosen: {max(ranked)[-1]}")
 

@@ -71,11 +71,13 @@ def run_eval(config: Config, table: str | None, truth: dict[str, str] | None = N
     return out
 
 
-def _candidates(recipe: Recipe, keys: list[str], sk: np.ndarray, layout: BlockLayout | None = None):
+def _candidates(recipe: Recipe, keys: list[str], sk: np.ndarray, layout: BlockLayout | None = None,
+                lowest: float | None = None):
     """Candidate pairs as index arrays (i, j) with their fingerprint distance, from the recipe's own
-    candidate stage (identical rows collapsed), at ``layout`` (default: the recipe's)."""
+    candidate stage (identical rows collapsed), at ``layout`` (default: the recipe's); ``lowest``: the
+    lowest threshold swept (a pair refused at every one is left out: Recipe.candidates)."""
     index = {k: n for n, k in enumerate(keys)}
-    pairs = recipe.candidates(keys, sk, layout)
+    pairs = recipe.candidates(keys, sk, layout, lowest)
     i = np.fromiter((index[p.a] for p in pairs), np.int64, len(pairs))
     j = np.fromiter((index[p.b] for p in pairs), np.int64, len(pairs))
     return i, j, np.fromiter((p.distance for p in pairs), np.int64, len(pairs))
@@ -134,8 +136,9 @@ def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
     field score, a fields fingerprint's weighted field similarity): its threshold is swept on those scores."""
     tcfg, method = recipe.table, recipe.method
     keys = result.keys
-    i, j, _ = _candidates(recipe, keys, sk)
     knob, current_t, label = method.knob, method.threshold, method.sweep_label
+    swept = sorted(set(similarities) | {current_t})
+    i, j, _ = _candidates(recipe, keys, sk, lowest=swept[0])  # s47: pairs no swept threshold keeps left out
     score_of, keep_at = method.scores, method.sweep(sk[i], sk[j])
     score = score_of(sk[i], sk[j]) if len(i) else np.empty(0)
 
@@ -151,7 +154,7 @@ def _measure_scored(config: Config, recipe: Recipe, result, sk: np.ndarray, trut
         "skipped": len(result.skipped), "truth_clusters": len(set(truth.values())),
         "current": {"label": label, **current.as_dict()},
         "sweeps": [{"knob": knob, "current": current_t, "points": [
-            {"value": s, **quality(s).as_dict()} for s in sorted(set(similarities) | {current_t})]}],
+            {"value": s, **quality(s).as_dict()} for s in swept]}],
         "histograms": [{"measure": method.sweep_measure, "bins": SIMILARITY_BINS,
                         "true": _binned(score[same], SIMILARITY_BINS),
                         "false": _binned(score[~same], SIMILARITY_BINS), "threshold": current_t,

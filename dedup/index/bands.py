@@ -22,7 +22,7 @@ bench/results/topic-s41.md); they count against a long pair under ``numbers_sure
 brief pair (under ``numbers_brief_chars``) less than ``numbers_brief_against`` (bench/results/places2-s36.md);
 rule ``places_against`` drops a pair under ``places_against_chars`` naming two other communities or organisations (numtok-s37.md, forms7-s45.md).
 Rule ``content_rare_identity`` (zhbar-s39.md): a long pair whose equal identity value the full run saw in at most ``identity_rare_rows`` rows
-(no ``GENERIC`` bit) is kept at ``identity_rare_threshold``. Every decision depends on the two rows alone (full = incremental). Defaults: tuning sets only.
+(no ``GENERIC`` bit) is kept at ``identity_rare_threshold``. ``wide_keys`` (s47): dedup.index.unkeyed. Every decision depends on the two rows alone.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .band_columns import KEY_CHUNK, identity_key, key_column, value_words
 from .minhash import band_keys, column_pairs, key_pairs
 from .names import KeyNames, key_names, key_parts, per_row
 from .numbers import places_unlike, shared_numbers
+from .unkeyed import unkeyed_guard
 
 MAX_KEYS = 16
 IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
@@ -86,8 +87,7 @@ class BandScheme:
         return [f"b{i}:" for i in range(self.bands)] + [f"i{p}:" for p in range(len(self.pairs_of_identity))]
 
     def names_of(self, sig: np.ndarray, anchored: np.ndarray | None = None) -> list[list[str]]:
-        """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not
-        their bucket's anchors get the ANCHORLESS name."""
+        """Each row's block names; with ``anchored`` (rows, m) bool, the entries of rows that are not their bucket's anchors get the ANCHORLESS name."""
         return per_row(*key_names(self.keys(sig), self.labels, None if anchored is None else ~np.asarray(anchored, bool), ANCHORLESS))
 
     def flat_names(self, keys: np.ndarray, anchored: np.ndarray | None = None) -> tuple[KeyNames, np.ndarray]:
@@ -113,8 +113,7 @@ class BandScheme:
         return anchor_mask(keys, self.anchors, self.offsets(keys, taken))
 
     def near(self, sig: np.ndarray, taken: dict[str, int] | None = None, keep=None) -> tuple[np.ndarray, np.ndarray]:
-        """Index pairs (i < j) of rows (in key order) sharing a key, one of them among its anchors
-        (``keep``: only the pairs it lets through, as for key_pairs)."""
+        """Index pairs (i < j) of rows (in key order) sharing a key, one of them among its anchors (``keep``: the pairs it lets through, as key_pairs)."""
         if taken and self.anchors is not None:  # the stored anchors' offsets are looked up by every key
             keys = self.keys(sig)
             return key_pairs(keys, self.anchors, self.offsets(keys, taken), keep)
@@ -156,6 +155,7 @@ class TextVerifier:
     places_sure: float = 1.0  # ... under this J (0: ``numbers_sure``; s45: two-character names alone differ at J 0.9+)
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
+    wide_keys: int = 0  # a pair sharing no band of this many values nor an identity key: plain bars, numbers at one place (0: off; s47)
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens both rows name, and how many the fewer is (0, 0: none)."""
@@ -175,10 +175,10 @@ class TextVerifier:
         return (least >= self.numbers_least) & (share >= self.numbers_share - 1e-9)
 
     def numbers_evidence(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of their
-        shared numbers: rule ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least ``numbers_least``,
-        sharing at least ``numbers_share`` of the fewer); its numbers count against it (J under ``numbers_sure``,
-        both naming at least ``numbers_least``, sharing less than ``numbers_against``), or ``places_differ``."""
+        """(for, against) of each long pair of contents' estimated Jaccard ``j``, from one count of their shared numbers: rule
+        ``numbers`` keeps it (J >= ``numbers_floor``, both naming at least ``numbers_least``, sharing at least ``numbers_share``
+        of the fewer); its numbers count against it (J under ``numbers_sure``, both naming at least ``numbers_least``,
+        sharing less than ``numbers_against``), or ``places_differ``."""
         keep, drop = self.numbers_alone(a, b, j)
         keep = keep & ~self.named_elsewhere(a, b, keep)
         return keep, drop | self.places_differ(a, b, j, ~drop)  # the places only where the numbers did not decide
@@ -251,26 +251,24 @@ class TextVerifier:
             & self.mostly_shared(a) & self.mostly_shared(b)
 
     def mostly_shared(self, sig: np.ndarray) -> np.ndarray:
-        """Whether a row's distinctive features are at most ``distinct_share`` of its cleaned length:
-        its text is mostly what the table shares (a template), so the whole-text J understates
-        how alike its own details are. A row of its own words (a small table, where nothing is
-        common yet) is judged on the whole-text bars alone."""
+        """Whether a row's distinctive features are at most ``distinct_share`` of its cleaned length: its text is mostly
+        what the table shares (a template), so the whole-text J understates how alike its own details are. A row of
+        its own words (a small table, where nothing is common yet) is judged on the whole-text bars alone."""
         at = 1 + self.identity + self.perms // 2
         if (self.numbers_at or sig.shape[1]) <= at:
             return np.zeros(len(sig), dtype=bool)
         return sig[:, at].astype(np.float64) <= self.distinct_share * sig[:, 0].astype(np.float64)
 
     def field_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """(pairs, 1 + identity): the contents' estimated Jaccard, then 1/0 for each identity column
-        equal or not (NaN where either row lacks it)."""
+        """(pairs, 1 + identity): the contents' estimated Jaccard, then 1/0 for each identity column equal or not (NaN where either row lacks it)."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         ia, ib = a[:, 1:1 + self.identity], b[:, 1:1 + self.identity]
         same = np.where((ia != 0) & (ib != 0), (ia == ib).astype(float), np.nan)
         return np.hstack([self.scores(a, b)[:, None], same])
 
     def persons(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(same, rare): any identity column equal (and present); one equal with a rare value (no GENERIC
-        bit; all False with rule content_rare_identity off). A column at a time, in one pass."""
+        """(same, rare): any identity column equal (and present); one equal with a rare value (no GENERIC bit; all False
+        with rule content_rare_identity off). A column at a time, in one pass."""
         same, rare = np.zeros(len(a), dtype=bool), np.zeros(len(a), dtype=bool)
         counted = self.identity_rare_threshold < self.identity_threshold
         for c in range(1, 1 + self.identity):
@@ -288,11 +286,12 @@ class TextVerifier:
              "numbers": ("content with its numbers alike", "numbers_floor"),
              "numbers_against": ("content with its numbers unlike", "numbers_against"),
              "numbers_brief_against": ("brief content with its numbers unlike", "numbers_brief_against"),
-             "places_against": ("content naming other places", "places_against_chars")}
+             "places_against": ("content naming other places", "places_against_chars"),
+             "unkeyed": ("content only narrow bands find (plain bars or numbers at one place)", "threshold")}
 
     def rules(self, a: np.ndarray, b: np.ndarray) -> list[str]:
-        """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair
-        not accepted, the lowest bar it had to reach (with an identity field equal: that rule's)."""
+        """The rule that decides each pair (a key of RULES): the one that accepted it, or for a pair not accepted, the
+        lowest bar it had to reach (with an identity field equal: that rule's; ``unkeyed``: the s47 guard refused it)."""
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)
         same, rare = (x.tolist() for x in self.persons(a, b))
@@ -321,14 +320,13 @@ class TextVerifier:
             else:
                 out.append("distinct" if dt else "places_against" if elsewhere[n] else "numbers" if nu
                            else with_id if s else plain)
-        return out
+        return ["unkeyed" if g else r for r, g in zip(out, (self._verdict(a, b, j) & ~self(a, b)).tolist())] if self.wide_keys else out
 
     def compact(self, sig: np.ndarray) -> np.ndarray | None:
-        """(rows, words) uint64 of what ``screen`` reads, a seventh of a signature's bytes: 16-bit
-        fields four a word (the length, capped; each identity word's low bits, odd, 0 where
-        absent: equal words stay equal), then the low 4 bits of each MinHash value, 16 a word.
-        None where a capped length could not tell a short content from a long one. COMPACT_ROWS rows
-        at a time (all rows' low bits at once: 0.4 KB a demo row, a run's peak; issue 26)."""
+        """(rows, words) uint64 of what ``screen`` reads, a seventh of a signature's bytes: 16-bit fields four a word
+        (the length, capped; each identity word's low bits, odd, 0 where absent: equal words stay equal), then the low
+        4 bits of each MinHash value, 16 a word. None where a capped length could not tell a short content from a long
+        one. COMPACT_ROWS rows at a time (all rows' low bits at once: 0.4 KB a demo row, a run's peak; issue 26)."""
         if self.short_chars >= _FIELD:
             return None
         sig = np.asarray(sig, dtype=np.uint64)
@@ -346,13 +344,11 @@ class TextVerifier:
         return np.hstack([np.stack(head, axis=1), codes])
 
     def screen(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Which pairs of ``compact`` rows may pass ``__call__``: a necessary condition, so a pair it
-        drops is a pair ``__call__`` rejects. Equal values have equal low bits, so the count of
-        equal 4-bit codes is at least the count of equal values that J is made of, and equal
-        identity words have equal fields; a pair whose count is under the lowest bar it could
-        pass on (its lengths and identity fields say which bars apply; rules ``distinct`` and
-        ``numbers`` lower a long pair's) passes on none. Issue 26:
-        of a template-rich table's millions of candidates, nearly all stop here."""
+        """Which pairs of ``compact`` rows may pass ``__call__``: a necessary condition, so a pair it drops is a pair
+        ``__call__`` rejects. Equal values have equal low bits, so the count of equal 4-bit codes is at least the count
+        of equal values that J is made of, and equal identity words have equal fields; a pair whose count is under the
+        lowest bar it could pass on (its lengths and identity fields say which bars apply; rules ``distinct`` and
+        ``numbers`` lower a long pair's) passes on none. Issue 26: of a template-rich table's millions of candidates, nearly all stop here."""
         head = (1 + self.identity + 3) // 4
 
         def field(rows: np.ndarray, f: int) -> np.ndarray:
@@ -376,6 +372,10 @@ class TextVerifier:
     def __call__(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         a, b = np.asarray(a, dtype=np.uint64), np.asarray(b, dtype=np.uint64)
         j = self.scores(a, b)
+        ok = self._verdict(a, b, j)
+        return unkeyed_guard(self, a, b, j, ok) if self.wide_keys else ok
+
+    def _verdict(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> np.ndarray:
         same, rare = self.persons(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         by_numbers, unlike = self.numbers_evidence(a, b, j)

@@ -98,6 +98,11 @@ class Method(ABC):
     def anchored(self) -> bool:
         return self.anchors is not None
 
+    def swept_near(self, sk: np.ndarray, lowest: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The candidates `dedup eval` sweeps from threshold ``lowest`` up: ``near``'s (a method whose
+        verifier refuses some at every such threshold may leave those out)."""
+        return self.near(sk)
+
     def bucket_pairs(self, sk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The candidate pairs among one block's members (Spark): those ``near`` makes."""
         return self.near(sk)

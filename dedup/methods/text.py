@@ -16,12 +16,17 @@ from ..index.band_columns import value_words
 from ..index.bands import BandScheme, TextVerifier
 from ..index.blocks import BlockLayout
 from ..index.fingerprint import HashedFeatures
+from ..index.minhash import distances
 from ..index.triples import MayVerify
+from ..index.unkeyed import SweepKeep
 from ..text.rarity import IDENTITY_SALT, ContentModel
 from ..text.numbers import KEEP as NUMBERS_KEPT
 from ..text.signature import DISTINCT_PERMS, TextSignature
 from .base import Rule
 from .keyed import KeyedMethod
+
+BAND_VALUES = 2  # MinHash values a band (BandScheme.r; 4 before s47: bench/results/topic5-s47.md)
+WIDE_KEYS = 4  # TextVerifier.wide_keys: a pair sharing no band of this many values nor an identity key (0: off; s47)
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class TextMinHash(KeyedMethod):
         numbers = NUMBERS_KEPT if m.numbers_floor < m.threshold else 0  # rule numbers: their words only when on
         rare = m.identity_rare_threshold < m.identity_threshold  # rule content_rare_identity (s39)
         signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers)
-        scheme = BandScheme(len(identity), signature.perms, short_chars=m.short_chars, anchors=m.anchors)
+        scheme = BandScheme(len(identity), signature.perms, r=BAND_VALUES, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
                                 m.distinct_shared, m.distinct_share, signature.perms, numbers_floor=m.numbers_floor,
@@ -62,7 +67,7 @@ class TextMinHash(KeyedMethod):
                                 numbers_brief_chars=m.numbers_brief_chars, numbers_brief_against=m.numbers_brief_against,
                                 places_against_chars=m.places_against_chars,
                                 numbers_at=signature.numbers_at if numbers else 0,
-                                identity_rare_threshold=m.identity_rare_threshold if rare else 1.0)
+                                identity_rare_threshold=m.identity_rare_threshold if rare else 1.0, wide_keys=WIDE_KEYS)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor), rare_rows=m.identity_rare_rows if rare else 0)
 
@@ -79,6 +84,7 @@ class TextMinHash(KeyedMethod):
     def stamp(self) -> dict:
         v, s = self.verifier, self.scheme
         rare = {"identity_rare_threshold": v.identity_rare_threshold} if self.rare_rows else {}  # off: the stamp before s39's rule
+        rare |= {"wide_keys": v.wide_keys} if v.wide_keys else {}  # off: the stamp before s47's guard
         return {"match": "minhash", "signature": self.signature.version(),
                 "keys": {"bands": s.bands, "r": s.r, "short_chars": s.short_chars, "anchors": s.anchors,
                          "identity_keys": [list(c) for c in s.pairs_of_identity],
@@ -108,6 +114,16 @@ class TextMinHash(KeyedMethod):
         """Issue 26: a band's bucket pairs only rows whose triples of MinHash values, identity or
         numbers could pass the verifier (dedup.index.triples; exact, so the kept pairs are the same)."""
         return MayVerify(self.verifier, value_words(self.scheme, sig), sig, paired=True)
+
+    def swept_near(self, sk: np.ndarray, lowest: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``near``'s candidates less those the s47 guard refuses at every threshold from ``lowest`` up
+        (dedup.index.unkeyed.SweepKeep): what `dedup eval` sweeps, at about the cost bands of 4 had."""
+        if not self.verifier.wide_keys:
+            return self.near(sk)
+        sig = self.signatures(sk)
+        keep = SweepKeep(replace(self.verifier, threshold=min(lowest, self.verifier.threshold)), sig)
+        i, j = self.scheme.near(sig, None, keep)
+        return i, j, distances(np.ascontiguousarray(sk[:, 0]), i, j)
 
     def finished(self, feats: HashedFeatures) -> np.ndarray | None:
         if feats.content is None:

@@ -156,11 +156,14 @@ class Recipe:
         """Which candidate pairs (aligned sketches) are duplicates."""
         return self.method.verify(a, b)
 
-    def candidates(self, keys: list[str], sketches: np.ndarray, layout: BlockLayout | None = None) -> list[Pair]:
+    def candidates(self, keys: list[str], sketches: np.ndarray, layout: BlockLayout | None = None,
+                   lowest: float | None = None) -> list[Pair]:
         """Unverified pairs: rows sharing a block (of ``layout``, a SimHash block layout to try, or
-        the recipe's own keys)."""
+        the recipe's own keys; ``lowest``: those a threshold from it up could keep, Method.swept_near)."""
         if layout is not None:
             return row_pairs(keys, sketches, lambda sk: near_pairs(np.ascontiguousarray(sk[:, 0]), layout))
+        if lowest is not None:
+            return row_pairs(keys, sketches, lambda sk: self.method.swept_near(self.matrix(sk), lowest))
         return row_pairs(keys, sketches, self.near)
 
     def pairs(self, keys: list[str], sketches: np.ndarray, taken: dict[str, int] | None = None,
