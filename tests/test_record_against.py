@@ -93,7 +93,7 @@ def check_exact(url, tmp_path, monkeypatch, n: int, setting: dict = ON, seed: in
     assert memberships(off, "persons") != grouped
 
 
-SETTINGS = pytest.mark.parametrize("setting, seed", [(ON, 5), (EXCUSED, 7)], ids=["s42", "s43-excused"])  # seeds it moves
+SETTINGS = pytest.mark.parametrize("setting, seed", [(ON, 5), (EXCUSED, 9)], ids=["s42", "s43-excused"])  # seeds it moves at 240 and 900 rows (s47: seed 7 no longer, the strip check groups it alike)
 
 
 @SETTINGS
