@@ -19,7 +19,10 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
   signatures, so the second measure is estimated like the first, in full and incremental runs alike;
 - only when rule numbers is on (``numbers`` > 0), one word: how many distinct number tokens the
   content has (a digit run with its unit: dedup.text.numbers), then the smallest ``numbers`` of
-  their 32-bit hashes, two a word: the row's own numbers, stored whole, not learned from the table.
+  their 32-bit hashes, two a word: the row's own numbers, stored whole, not learned from the table;
+- only when ``confirm`` > 0, ``confirm / 2`` words: more weighted MinHash values of the same features
+  (their own seed), read only to decide a pair accepted on the content bar near it (issue 22,
+  bench/results/forms9-s47.md: 64 values at the bar err by 0.05); last, so no other word moves.
 
 The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
 are its short fields. Computed for a whole batch in the worker that featurises it.
@@ -43,6 +46,7 @@ from .numbers import NUMBERS_VERSION, number_words
 SEED = 1  # the MinHash permutations' seed (part of the version stamp)
 DISTINCT_SEED = 2  # the distinctive features' permutations
 DISTINCT_PERMS = 32  # their MinHash values when rule distinct is on
+CONFIRM_SEED = 3  # the permutations of the values that confirm a pair near the content bar
 
 
 @dataclass(frozen=True)
@@ -56,9 +60,15 @@ class TextSignature:
     distinct_perms: int = 0  # MinHash values of the distinctive features (even; 0, rule distinct off as shipped: no such words)
     distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
     numbers: int = 0  # number tokens kept a row (even; 0: rule numbers off, no such words)
+    confirm: int = 0  # MinHash values kept to confirm a pair near the content bar (even; 0: none, no such words)
 
     @property
     def words(self) -> int:
+        return self.confirm_at + self.confirm // 2
+
+    @property
+    def confirm_at(self) -> int:
+        """The first word of the confirming values (after the number words)."""
         return self.numbers_at + (1 + self.numbers // 2 if self.numbers else 0)
 
     @property
@@ -137,7 +147,10 @@ class TextSignature:
         else:  # every feature weighs 1, or rule distinct is off (nothing to fill)
             self._distinct(out, hashes, counts)
         if self.numbers:
-            out[:, self.numbers_at:] = numbers if numbers is not None else 0
+            out[:, self.numbers_at:self.confirm_at] = numbers if numbers is not None else 0
+        if self.confirm:
+            more = weighted_minhash(hashes, counts, weights, self.confirm, CONFIRM_SEED)
+            out[:, self.confirm_at:] = np.ascontiguousarray(more).view(np.uint64)
         return out
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
@@ -160,7 +173,12 @@ class TextSignature:
             np.minimum(values, minhash(*more, self.perms, SEED), out=values)
         out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
         self._distinct(out, *feats[0])  # every feature weighs 1: all are distinctive (the first set's)
-        out[:, self.numbers_at:] = 0  # no number tokens
+        out[:, self.numbers_at:self.confirm_at] = 0  # no number tokens
+        if self.confirm:
+            more = minhash(*feats[0], self.confirm, CONFIRM_SEED)
+            for extra in feats[1:]:
+                np.minimum(more, minhash(*extra, self.confirm, CONFIRM_SEED), out=more)
+            out[:, self.confirm_at:] = np.ascontiguousarray(more).view(np.uint64)
         return out
 
     def version(self) -> dict:
@@ -171,6 +189,8 @@ class TextSignature:
             out.update(distinct_perms=self.distinct_perms, distinct_seed=DISTINCT_SEED, distinct_weight=self.distinct_weight)
         if self.numbers:  # off: the stamp before rule numbers
             out.update(numbers=self.numbers, numbers_version=NUMBERS_VERSION)
+        if self.confirm:  # off: the stamp before them
+            out.update(confirm=self.confirm, confirm_seed=CONFIRM_SEED)
         return out
 
 
