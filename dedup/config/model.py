@@ -154,7 +154,7 @@ class MatchConfig:
     numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
     places_against_chars: int = 250  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37; 200 until s44)
     confirm_values: int = 128  # long contents kept on the content bar alone, under it + confirm_margin: kept only if this many more values agree too (s47)
-    confirm_margin: float = 0.0  # ... (0: off, no such values stored)
+    confirm_margin: float = 0.05  # ... (0: off, no such values stored; forms_s47_sweep, bench/results/forms9-s47.md)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group
