@@ -28,8 +28,8 @@ def parse_match(raw: dict, problems) -> MatchConfig:
                                             default=d.numbers_brief_chars, minimum=0)
     values["places_against_chars"] = integer(raw, "places_against_chars", "match", problems,
                                              default=d.places_against_chars, minimum=0)
-    values["confirm_values"] = integer(raw, "confirm_values", "match", problems, default=d.confirm_values, minimum=2)
-    values["confirm_values"] += values["confirm_values"] % 2  # two a signature word
+    values["confirm_values"] = integer(raw, "confirm_values", "match", problems, default=d.confirm_values, minimum=16)
+    values["confirm_values"] += -values["confirm_values"] % 16  # sixteen 4-bit codes a signature word
     values["digits"] = raw.get("digits", d.digits)
     if values["digits"] not in DIGIT_MODES:
         problems.add("match.digits", f"must be one of {', '.join(DIGIT_MODES)}")

@@ -20,9 +20,10 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
 - only when rule numbers is on (``numbers`` > 0), one word: how many distinct number tokens the
   content has (a digit run with its unit: dedup.text.numbers), then the smallest ``numbers`` of
   their 32-bit hashes, two a word: the row's own numbers, stored whole, not learned from the table;
-- only when ``confirm`` > 0, ``confirm / 2`` words: more weighted MinHash values of the same features
-  (their own seed), read only to decide a pair accepted on the content bar near it (issue 22,
-  bench/results/forms9-s47.md: 64 values at the bar err by 0.05); last, so no other word moves.
+- only when ``confirm`` > 0, ``confirm / 16`` words: more weighted MinHash values of the same features
+  (their own seed), their low 4 bits alone (dedup.index.confirm), read only to decide a pair accepted
+  on the content bar near it (issue 22, bench/results/forms9-s47.md: 64 values at the bar err by
+  0.05; forms10-s47.md: 4 bits, issue 26's memory); last, so no other word moves.
 
 The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
 are its short fields. Computed for a whole batch in the worker that featurises it.
@@ -36,6 +37,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from cityhash import CityHash64
 
+from ..index import confirm as confirming
 from ..index.bands import GENERIC
 from ..index.minhash import minhash, weighted_minhash
 from . import shingles
@@ -60,11 +62,11 @@ class TextSignature:
     distinct_perms: int = 0  # MinHash values of the distinctive features (even; 0, rule distinct off as shipped: no such words)
     distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
     numbers: int = 0  # number tokens kept a row (even; 0: rule numbers off, no such words)
-    confirm: int = 0  # MinHash values kept to confirm a pair near the content bar (even; 0: none, no such words)
+    confirm: int = 0  # MinHash values kept (as 4-bit codes) to confirm a pair near the content bar (a multiple of 16; 0: none)
 
     @property
     def words(self) -> int:
-        return self.confirm_at + self.confirm // 2
+        return self.confirm_at + self.confirm // confirming.A_WORD
 
     @property
     def confirm_at(self) -> int:
@@ -149,8 +151,7 @@ class TextSignature:
         if self.numbers:
             out[:, self.numbers_at:self.confirm_at] = numbers if numbers is not None else 0
         if self.confirm:
-            more = weighted_minhash(hashes, counts, weights, self.confirm, CONFIRM_SEED)
-            out[:, self.confirm_at:] = np.ascontiguousarray(more).view(np.uint64)
+            out[:, self.confirm_at:] = confirming.codes(weighted_minhash(hashes, counts, weights, self.confirm, CONFIRM_SEED))
         return out
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
@@ -175,10 +176,10 @@ class TextSignature:
         self._distinct(out, *feats[0])  # every feature weighs 1: all are distinctive (the first set's)
         out[:, self.numbers_at:self.confirm_at] = 0  # no number tokens
         if self.confirm:
-            confirming = minhash(*feats[0], self.confirm, CONFIRM_SEED)
+            more = minhash(*feats[0], self.confirm, CONFIRM_SEED)
             for extra in feats[1:]:
-                np.minimum(confirming, minhash(*extra, self.confirm, CONFIRM_SEED), out=confirming)
-            out[:, self.confirm_at:] = np.ascontiguousarray(confirming).view(np.uint64)
+                np.minimum(more, minhash(*extra, self.confirm, CONFIRM_SEED), out=more)
+            out[:, self.confirm_at:] = confirming.codes(more)
         return out
 
     def version(self) -> dict:
@@ -190,7 +191,7 @@ class TextSignature:
         if self.numbers:  # off: the stamp before rule numbers
             out.update(numbers=self.numbers, numbers_version=NUMBERS_VERSION)
         if self.confirm:  # off: the stamp before them
-            out.update(confirm=self.confirm, confirm_seed=CONFIRM_SEED)
+            out.update(confirm=self.confirm, confirm_seed=CONFIRM_SEED, confirm_bits=confirming.BITS)
         return out
 
 
