@@ -153,8 +153,8 @@ class MatchConfig:
     numbers_brief_chars: int = 80  # long contents, the shorter under this many characters (0: off) ... (tuning22_brief_sweep, i22-places2)
     numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
     places_against_chars: int = 250  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37; 200 until s44)
-    confirm_values: int = 128  # long contents kept on the content bar alone, under it + confirm_margin: kept only if this many more values agree too (s47)
-    confirm_margin: float = 0.05  # ... (0: off, no such values stored; forms_s47_sweep, bench/results/forms9-s47.md)
+    confirm_values: int = 64  # long contents kept on the content bar alone, under it + confirm_margin: kept only if this many more values agree too (4-bit codes, s47)
+    confirm_margin: float = 0.01  # ... (0: off, no such values stored; 0.01: only pairs at 48 of 64; forms_s47_sweep, bench/results/forms10-s47.md)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group
