@@ -39,10 +39,11 @@ NUMBER_WORDS = 9
 # (s40: matches that are no place name left out) was 64a4fcfb..., version 2's (s37: place names kept after the
 # numbers) 43f1e88b..., s34's ad9f91fd...)
 PINNED_NUMBERS = "4fe6fd977ce2c2165f38a3f3a69018b595a89a39ba4591d137761db95236f672"
-# issue 22's confirming values (s47, on by default) append 64 words last (128 MinHash values of their own
-# seed, dedup.index.confirm): every word before them is unchanged
-CONFIRM_WORDS = 64
-PINNED_CONFIRM = "3b40a69587c5846f75ea6730dc045c794ba9db863d546d15e2e389e0e83d1b4d"
+# issue 22's confirming values (s47, on by default) append 4 words last (64 MinHash values of their own
+# seed as 4-bit codes, dedup.index.confirm; round one's 64 words of 128 whole values were 3b40a695...):
+# every word before them is unchanged
+CONFIRM_WORDS = 4
+PINNED_CONFIRM = "d0a79e93dc9de51583f11af50ef3a943d2e537318c092a860e441f7952f74377"
 
 
 def test_demo_sketches_are_the_ones_the_per_row_code_made():
