@@ -176,10 +176,10 @@ class TextSignature:
         self._distinct(out, *feats[0])  # every feature weighs 1: all are distinctive (the first set's)
         out[:, self.numbers_at:self.confirm_at] = 0  # no number tokens
         if self.confirm:
-            more = minhash(*feats[0], self.confirm, CONFIRM_SEED)
+            wide = minhash(*feats[0], self.confirm, CONFIRM_SEED)
             for extra in feats[1:]:
-                np.minimum(more, minhash(*extra, self.confirm, CONFIRM_SEED), out=more)
-            out[:, self.confirm_at:] = confirming.codes(more)
+                np.minimum(wide, minhash(*extra, self.confirm, CONFIRM_SEED), out=wide)
+            out[:, self.confirm_at:] = confirming.codes(wide)
         return out
 
     def version(self) -> dict:
