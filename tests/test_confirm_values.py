@@ -125,3 +125,12 @@ def test_a_full_then_incremental_run_decides_as_one_full_run(store_url, tmp_path
     ref = config_for(src, f"sqlite:///{tmp_path / 'ref.db'}", fields=FIELDS, watermark="updated_at", match=match)
     run_full(ref)
     assert memberships(cfg) == memberships(ref) == want
+
+
+def test_codes_made_a_few_rows_at_a_time_are_the_codes_of_all_at_once(monkeypatch):
+    from dedup.text import signature
+    rows = [{"content": FORM.format(org=o), "name": "张三"} for o in (ONE, TWO, "", ONE + TWO, "春夏秋冬")]
+    sig = TextSignature(("content",), ("name",), confirm=64)
+    whole = sig.of_rows(rows)
+    monkeypatch.setattr(signature, "CONFIRM_ROWS", 2)
+    assert np.array_equal(sig.of_rows(rows), whole)

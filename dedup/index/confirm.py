@@ -29,9 +29,11 @@ _TOPS = np.uint64(0x8888888888888888)
 def codes(values: np.ndarray) -> np.ndarray:
     """(rows, k / A_WORD) uint64 words: the low BITS bits of each of (rows, k) uint32 values, packed
     A_WORD a word, value i of a word at bits BITS * i (k a multiple of A_WORD)."""
-    low = (np.asarray(values, np.uint32) & np.uint32((1 << BITS) - 1)).astype(np.uint64)
-    low = low.reshape(len(low), -1, A_WORD) << (np.arange(A_WORD, dtype=np.uint64) * np.uint64(BITS))
-    return np.bitwise_or.reduce(low, axis=2)
+    v = np.asarray(values, np.uint32).reshape(len(values), -1, A_WORD)
+    out = np.zeros(v.shape[:2], np.uint64)
+    for i in range(A_WORD):  # a (rows, k / A_WORD) temporary each, not (rows, k) uint64
+        out |= (v[:, :, i] & np.uint32((1 << BITS) - 1)).astype(np.uint64) << np.uint64(BITS * i)
+    return out
 
 
 def equal_codes(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -49,6 +49,7 @@ SEED = 1  # the MinHash permutations' seed (part of the version stamp)
 DISTINCT_SEED = 2  # the distinctive features' permutations
 DISTINCT_PERMS = 32  # their MinHash values when rule distinct is on
 CONFIRM_SEED = 3  # the permutations of the values that confirm a pair near the content bar
+CONFIRM_ROWS = 4096  # rows whose confirming values are made at once (then kept as codes)
 
 
 @dataclass(frozen=True)
@@ -151,8 +152,20 @@ class TextSignature:
         if self.numbers:
             out[:, self.numbers_at:self.confirm_at] = numbers if numbers is not None else 0
         if self.confirm:
-            out[:, self.confirm_at:] = confirming.codes(weighted_minhash(hashes, counts, weights, self.confirm, CONFIRM_SEED))
+            self._confirming(out, hashes, counts, weights)
         return out
+
+    def _confirming(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray, weights) -> None:
+        """Fill the confirming codes, CONFIRM_ROWS rows at a time: their values are 4 bytes each and
+        the codes half a byte, so a sketch worker never holds all its rows' values (issue 26's peak,
+        bench/results/forms10-s47.md)."""
+        ends = np.cumsum(counts)
+        for lo in range(0, len(counts), CONFIRM_ROWS):
+            hi = min(lo + CONFIRM_ROWS, len(counts))
+            first, last = int(ends[lo] - counts[lo]), int(ends[hi - 1])
+            part = None if weights is None else weights[first:last]
+            values = weighted_minhash(hashes[first:last], counts[lo:hi], part, self.confirm, CONFIRM_SEED)
+            out[lo:hi, self.confirm_at:] = confirming.codes(values)
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
         """Fill the distinctive features' count word and MinHash values (none: nothing to fill)."""
