@@ -24,7 +24,7 @@ FORM = ("尊敬的信访接待中心领导：您好！本人现就以下事项�
         "本人承诺所反映的情况全部属实，如有虚假愿意承担相应的法律责任。随信附上相关证明材料复印件，此致敬礼！")
 ONE, TWO = "金玄宿夏月木冬湖北黄盈木宇列西寒木春川洪银海宇湖东", "往往日江江春春川川湖"  # 49 of 64 values equal, under the bar with 128 codes
 AT_BAR = ("木盈秋木昃银河铜铜昃暑盈宿暑", "北夏江铁铜列地往铜宿夏月玄黄来江秋春金张月西列山春荒荒暑寒")  # 48 of 64: dropped by the defaults
-ON = {"confirm_margin": 0.01, "confirm_values": 64}  # the shipped defaults (forms_s47_sweep: only pairs at 48 of 64)
+ON = {"confirm_margin": 0.01, "confirm_values": 64}  # the sweep's choice (forms_s47_sweep: only pairs at 48 of 64); off by default
 WIDE = {"confirm_margin": 0.05, "confirm_values": 128}  # round one's choice: 49 of 64 re-decided too
 OFF = {"confirm_margin": 0.0}
 FIELDS = {"name": "short", "phone": "short", "title": "short", "content": "text"}
@@ -79,22 +79,23 @@ def test_a_pair_at_the_bar_is_decided_on_all_its_values():
     assert on(same[:1], same[1:]).all()
 
 
-def test_with_the_defaults_only_a_pair_at_48_of_64_is_decided_again():
+def test_at_the_sweep_s_choice_only_a_pair_at_48_of_64_is_decided_again():
     sig, s = _sigs(ON["confirm_values"], orgs=AT_BAR)
     on = TextVerifier(1, confirm=ON["confirm_values"], confirm_margin=ON["confirm_margin"], confirm_at=sig.confirm_at)
     assert TextVerifier(1).scores(s[:1], s[1:])[0] == 0.75 and TextVerifier(1)(s[:1], s[1:]).all()
     assert not on(s[:1], s[1:]).any()
-    sig, s = _sigs(ON["confirm_values"])  # 49 of 64: not near enough for the defaults
+    sig, s = _sigs(ON["confirm_values"])  # 49 of 64: not near enough for it
     assert on.scores(s[:1], s[1:])[0] > 0.76 and on(s[:1], s[1:]).all()
 
 
-def test_on_by_default_the_stamps_name_the_values_and_off_they_are_main_s():
+def test_off_by_default_the_stamps_are_main_s_and_on_they_name_the_codes():
+    """Off (held-out petitions 5k s103 lost recall with it on, bench/results/forms10-s47.md): main's stamps."""
     from dedup.methods.text import TextMinHash
-    src = config_for("sqlite:///:memory:", "sqlite:///:memory:", fields=FIELDS, match=OFF)
-    assert (MatchConfig().confirm_margin, MatchConfig().confirm_values) == (ON["confirm_margin"], ON["confirm_values"])
+    assert (MatchConfig().confirm_margin, MatchConfig().confirm_values) == (0.0, ON["confirm_values"])
+    src = config_for("sqlite:///:memory:", "sqlite:///:memory:", fields=FIELDS)
     off = TextMinHash.of(src, next(iter(src.tables.values()))).stamp()
     assert "confirm" not in off["signature"] and "confirm" not in off["verify"]
-    cfg = config_for("sqlite:///:memory:", "sqlite:///:memory:", fields=FIELDS)
+    cfg = config_for("sqlite:///:memory:", "sqlite:///:memory:", fields=FIELDS, match=ON)
     on = TextMinHash.of(cfg, next(iter(cfg.tables.values()))).stamp()
     assert on["signature"]["confirm"] == 64 and on["signature"]["confirm_bits"] == 4
     assert on["verify"]["confirm_margin"] == 0.01
@@ -113,7 +114,7 @@ def store_url(request, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("match, orgs, want", [(OFF, (ONE, TWO), [["1", "3"]]), (WIDE, (ONE, TWO), []),
-                                               (OFF, AT_BAR, [["1", "3"]]), (None, AT_BAR, [])])
+                                               (None, AT_BAR, [["1", "3"]]), (ON, AT_BAR, [])])
 def test_a_full_then_incremental_run_decides_as_one_full_run(store_url, tmp_path, match, orgs, want):
     """The second writer's letter, read by an incremental run, is decided as one full run decides it, on every store."""
     rows, src = _rows(orgs), f"sqlite:///{tmp_path / 'src.db'}"

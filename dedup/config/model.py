@@ -154,7 +154,7 @@ class MatchConfig:
     numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
     places_against_chars: int = 250  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37; 200 until s44)
     confirm_values: int = 64  # long contents kept on the content bar alone, under it + confirm_margin: kept only if this many more agree too (as 4-bit codes)
-    confirm_margin: float = 0.01  # ... (0: off, no such values stored; 0.01: only pairs at 48 of 64; forms_s47_sweep, bench/results/forms10-s47.md)
+    confirm_margin: float = 0.0  # ... (0: off, no codes stored; 0.01, the tuning choice, lost held-out recall: bench/results/forms10-s47.md)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group
