@@ -39,6 +39,11 @@ NUMBER_WORDS = 9
 # (s40: matches that are no place name left out) was 64a4fcfb..., version 2's (s37: place names kept after the
 # numbers) 43f1e88b..., s34's ad9f91fd...)
 PINNED_NUMBERS = "4fe6fd977ce2c2165f38a3f3a69018b595a89a39ba4591d137761db95236f672"
+# issue 22's confirming values (s47, off by default; confirm_margin 0.01 turns them on) append 4 words
+# last (64 MinHash values of their own seed as 4-bit codes, dedup.index.confirm; round one's 64 words
+# of 128 whole values were 3b40a695...): every word before them is unchanged
+CONFIRM_WORDS = 4
+PINNED_CONFIRM = "d0a79e93dc9de51583f11af50ef3a943d2e537318c092a860e441f7952f74377"
 
 
 def test_demo_sketches_are_the_ones_the_per_row_code_made():
@@ -46,19 +51,20 @@ def test_demo_sketches_are_the_ones_the_per_row_code_made():
     rows = [(str(r["id"]), r) for r in generate_petitions(2000, seed=42).rows]
     keys, feats, _ = featurize_rows(recipe.featurizer, rows)
     sketches = np.ascontiguousarray(recipe.sketch(feats))
-    assert sketches.shape == (1998, 37 + NUMBER_WORDS)  # rule distinct off (the default): no words of its own
+    assert sketches.shape == (1998, 37 + NUMBER_WORDS)  # rule distinct and the confirming values off (the defaults)
     assert hashlib.sha256(np.ascontiguousarray(sketches[:, :37]).tobytes()).hexdigest() == PINNED_SKETCHES
-    numbers = sketches[:, 37:]
+    numbers = np.ascontiguousarray(sketches[:, 37:37 + NUMBER_WORDS])
     assert ((numbers[:, 0] >> np.uint64(32)) > 0).any()  # some demo rows name a place (the count word's high half)
     assert (numbers[:, 0] > 0).any() and hashlib.sha256(numbers.tobytes()).hexdigest() == PINNED_NUMBERS
     config = yaml.safe_load(DEMO_CONFIG)
-    config.setdefault("match", {})["distinct_floor"] = 0.55
+    config.setdefault("match", {}).update(distinct_floor=0.55, confirm_margin=0.01)
     on = Recipe.of(parse_config(config, origin="test"))
     sketches = np.ascontiguousarray(on.sketch(featurize_rows(on.featurizer, rows)[1]))
-    assert sketches.shape == (1998, 54 + NUMBER_WORDS)
+    assert sketches.shape == (1998, 54 + NUMBER_WORDS + CONFIRM_WORDS)
     assert hashlib.sha256(np.ascontiguousarray(sketches[:, :37]).tobytes()).hexdigest() == PINNED_SKETCHES
     assert hashlib.sha256(np.ascontiguousarray(sketches[:, :54]).tobytes()).hexdigest() == PINNED_WITH_DISTINCT
-    assert (sketches[:, 54:] == numbers).all()  # the numbers are the rows' own, whatever else is on
+    assert (sketches[:, 54:54 + NUMBER_WORDS] == numbers).all()  # the numbers are the rows' own, whatever else is on
+    assert hashlib.sha256(np.ascontiguousarray(sketches[:, 54 + NUMBER_WORDS:]).tobytes()).hexdigest() == PINNED_CONFIRM
 
 
 def test_sign_sums_in_slices_equal_one_product():

@@ -114,7 +114,9 @@ def _reference_keys(case, config, recipe, sk):
                                 numbers_against=c.numbers_against, numbers_sure=c.numbers_sure,
                                 numbers_brief_chars=c.numbers_brief_chars, numbers_brief_against=c.numbers_brief_against,
                                 numbers_at=recipe.method.signature.numbers_at,  # rule numbers (issue 22), on
-                                identity_rare_threshold=c.identity_rare_threshold)  # rule content_rare_identity (s39), on
+                                identity_rare_threshold=c.identity_rare_threshold,  # rule content_rare_identity (s39), on
+                                confirm=c.confirm_values, confirm_margin=c.confirm_margin,  # s47, on
+                                confirm_at=recipe.method.signature.confirm_at)
     i, j = scheme.near(sig)
     return (i, j), scheme.names_of(sig), verifier, verifier(sig[i], sig[j])
 

@@ -27,7 +27,8 @@ MINHASH = {"match": {"method": "minhash", "threshold": 0.75, "identity_threshold
                      "short_threshold": 0.95, "short_identity_threshold": 0.20,
                      "common_share": 0.002, "common_rows": 10, "common_floor": 0.3, "digits": "keep",
                      "distinct_floor": 0.75,  # rule distinct (issue 22, after the pin) off: the pinned recipe
-                     "numbers_floor": 0.75},  # rule numbers (issue 22, after the pin) off too
+                     "numbers_floor": 0.75,  # rule numbers (issue 22, after the pin) off too
+                     "confirm_margin": 0.0},  # the confirming values (s47, after the pin) off too
            "text": {"idf": False, "tf": "log", "workers": 1}, "groups": {"clustering": "star"}}
 PETITION_FIELDS = {"name": "short", "phone": "short", "address": "short", "title": "text", "content": "text"}
 PERSON_FIELDS = {"name": {"kind": "chars", "n": 1, "weight": 2}, "birth_date": {"kind": "chars", "weight": 2},

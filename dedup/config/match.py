@@ -17,7 +17,8 @@ def parse_match(raw: dict, problems) -> MatchConfig:
     values = {k: _fraction(raw, k, problems, getattr(d, k))
               for k in ("threshold", "identity_threshold", "identity_rare_threshold", "short_threshold", "short_identity_threshold",
                         "common_share", "common_floor", "distinct_threshold", "distinct_floor", "distinct_share",
-                        "numbers_floor", "numbers_share", "numbers_against", "numbers_sure", "numbers_brief_against")}
+                        "numbers_floor", "numbers_share", "numbers_against", "numbers_sure", "numbers_brief_against",
+                        "confirm_margin")}
     values["identity_rare_rows"] = integer(raw, "identity_rare_rows", "match", problems,
                                            default=d.identity_rare_rows, minimum=1)
     values["common_rows"] = integer(raw, "common_rows", "match", problems, default=d.common_rows, minimum=1)
@@ -27,6 +28,8 @@ def parse_match(raw: dict, problems) -> MatchConfig:
                                             default=d.numbers_brief_chars, minimum=0)
     values["places_against_chars"] = integer(raw, "places_against_chars", "match", problems,
                                              default=d.places_against_chars, minimum=0)
+    values["confirm_values"] = integer(raw, "confirm_values", "match", problems, default=d.confirm_values, minimum=16)
+    values["confirm_values"] += -values["confirm_values"] % 16  # sixteen 4-bit codes a signature word
     values["digits"] = raw.get("digits", d.digits)
     if values["digits"] not in DIGIT_MODES:
         problems.add("match.digits", f"must be one of {', '.join(DIGIT_MODES)}")

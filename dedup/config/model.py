@@ -46,7 +46,7 @@ KEYS = {
               "short_identity_threshold", "record_threshold", "common_share", "common_rows", "common_floor", "digits",
               "distinct_threshold", "distinct_floor", "distinct_shared", "distinct_share",
               "numbers_floor", "numbers_least", "numbers_share", "numbers_against", "numbers_sure",
-              "numbers_brief_chars", "numbers_brief_against", "places_against_chars"},
+              "numbers_brief_chars", "numbers_brief_against", "places_against_chars", "confirm_values", "confirm_margin"},
     "source": {"url", "batch_size", "max_cell_chars"},
     "store": {"url", "bucket_size"},
     "simhash": {"max_distance", "blocks", "sketch_bits", "min_similarity", "min_field_similarity"},
@@ -153,6 +153,8 @@ class MatchConfig:
     numbers_brief_chars: int = 80  # long contents, the shorter under this many characters (0: off) ... (tuning22_brief_sweep, i22-places2)
     numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
     places_against_chars: int = 250  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37; 200 until s44)
+    confirm_values: int = 64  # long contents kept on the content bar alone, under it + confirm_margin: kept only if this many more agree too (as 4-bit codes)
+    confirm_margin: float = 0.0  # ... (0: off, no codes stored; 0.01, the tuning choice, lost held-out recall: bench/results/forms10-s47.md)
 
 
 CLUSTERINGS = ("star", "components")  # dedup.index.clusters; components: every chain of pairs is one group

@@ -45,3 +45,10 @@ def key_column(scheme, sig: np.ndarray, c: int) -> np.ndarray:
         else:
             out[lo:lo + len(part)] = band_column(part[:, 1 + scheme.identity:], c, scheme.r, valid=part[:, 0] > 0)
     return out
+
+def as_u32(words: np.ndarray) -> np.ndarray:
+    """(rows, 2 * words) uint32 view of uint64 rows whose words are contiguous (numpy >= 1.23), else a copy's."""
+    try:
+        return words.view(np.uint32)
+    except ValueError:
+        return np.ascontiguousarray(words).view(np.uint32)

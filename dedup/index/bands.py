@@ -33,9 +33,10 @@ from itertools import combinations
 import numpy as np
 
 from .anchors import ANCHORLESS, anchor_mask
-from .band_columns import KEY_CHUNK, identity_key, key_column, value_words
+from .band_columns import KEY_CHUNK, as_u32 as _as_u32, identity_key, key_column, value_words
 from .minhash import band_keys, column_pairs, key_pairs
 from .names import KeyNames, key_names, key_parts, per_row
+from .confirm import confirmed
 from .numbers import places_unlike, shared_numbers
 from .unkeyed import unkeyed_guard
 
@@ -156,12 +157,19 @@ class TextVerifier:
     numbers_places: bool = True  # rule ``numbers`` keeps no pair naming places, none the same (s41, results/topic-s41.md)
     identity_rare_threshold: float = 1.0  # rule content_rare_identity's bar (>= identity_threshold: off)
     wide_keys: int = 0  # a pair sharing no band of this many values nor an identity key: plain bars, numbers at one place (0: off; s47)
+    confirm: int = 0  # a pair accepted on the content bar alone, under it + ``confirm_margin``: decided again on
+    confirm_margin: float = 0.0  # ... this many more values too, from word ``confirm_at`` (0: off; dedup.index.confirm)
+    confirm_at: int = 0
+
+    def tokens(self, sig: np.ndarray) -> np.ndarray:
+        """The number words of signatures (from ``numbers_at``, before any confirming values)."""
+        return sig[:, self.numbers_at:self.confirm_at or None]
 
     def numbers_alike(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(share, least): the share of the fewer number tokens both rows name, and how many the fewer is (0, 0: none)."""
         if not self.numbers_at:
             return np.zeros(len(a)), np.zeros(len(a), np.int64)
-        return self.tokens_alike(a[:, self.numbers_at:], b[:, self.numbers_at:])
+        return self.tokens_alike(self.tokens(a), self.tokens(b))
 
     @staticmethod
     def tokens_alike(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -187,7 +195,7 @@ class TextVerifier:
         """Of the pairs rule ``numbers`` keeps (``kept``), those naming places, none the same (``numbers_places``)."""
         if not (self.numbers_places and self.numbers_at) or not np.any(kept):
             return np.zeros(len(a), dtype=bool)
-        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], False, np.asarray(kept, dtype=bool))
+        return places_unlike(self.tokens(a), self.tokens(b), False, np.asarray(kept, dtype=bool))
 
     def numbers_alone(self, a: np.ndarray, b: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``numbers_evidence`` of the numbers alone (the place names left out)."""
@@ -208,7 +216,7 @@ class TextVerifier:
             return np.zeros(len(a), dtype=bool)
         floor = min(self.threshold, self.identity_threshold, self.identity_rare_threshold, self.distinct_floor, self.numbers_floor)
         maybe = (np.minimum(a[:, 0], b[:, 0]) < self.places_against_chars) & (j < (self.places_sure or self.numbers_sure)) & (j >= floor) & where
-        return places_unlike(a[:, self.numbers_at:], b[:, self.numbers_at:], self.places_need_numbers, maybe, self.places_numberless)
+        return places_unlike(self.tokens(a), self.tokens(b), self.places_need_numbers, maybe, self.places_numberless)
 
     @property
     def brief_on(self) -> bool:
@@ -255,7 +263,7 @@ class TextVerifier:
         what the table shares (a template), so the whole-text J understates how alike its own details are. A row of
         its own words (a small table, where nothing is common yet) is judged on the whole-text bars alone."""
         at = 1 + self.identity + self.perms // 2
-        if (self.numbers_at or sig.shape[1]) <= at:
+        if (self.numbers_at or self.confirm_at or sig.shape[1]) <= at:
             return np.zeros(len(sig), dtype=bool)
         return sig[:, at].astype(np.float64) <= self.distinct_share * sig[:, 0].astype(np.float64)
 
@@ -379,8 +387,9 @@ class TextVerifier:
         same, rare = self.persons(a, b)
         short = np.minimum(a[:, 0], b[:, 0]) < self.short_chars
         by_numbers, unlike = self.numbers_evidence(a, b, j)
-        long_ok = ((j >= self.threshold) | (same & (j >= self.identity_threshold)) | self.by_details(a, b, j)
-                   | by_numbers | rare & (j >= self.identity_rare_threshold)) & ~unlike
+        other = (same & (j >= self.identity_threshold)) | self.by_details(a, b, j) | by_numbers | rare & (j >= self.identity_rare_threshold)
+        plain = (j >= self.threshold) & ~other & ~short
+        long_ok = (plain & confirmed(self, a, b, j, plain) | other) & ~unlike
         short_ok = (j >= self.short_threshold) | (same & (j >= self.short_identity_threshold))
         return (j > 0) & np.where(short, short_ok, long_ok)
 
@@ -389,10 +398,3 @@ _U = np.uint64
 _FIELD = _U(0xFFFF)  # a 16-bit field of ``compact``
 GENERIC = _U(1 << 63)  # an identity word's bit: the full run saw its value in more than identity_rare_rows rows
 
-
-def _as_u32(words: np.ndarray) -> np.ndarray:
-    """(rows, 2 * words) uint32 view of uint64 rows whose words are contiguous (numpy >= 1.23), else a copy's."""
-    try:
-        return words.view(np.uint32)
-    except ValueError:
-        return np.ascontiguousarray(words).view(np.uint32)

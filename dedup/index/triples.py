@@ -68,7 +68,7 @@ class MayVerify:
         self.need = value_count(values, paired) // TRIPLE - unequal  # <= 0: any pair the screen lets through may verify
         self.ids = sig[:, 1:1 + v.identity]  # views: only the few pairs past the screen are read (copies: 0.1 KB a row, issue 26)
         on = bool(v.numbers_at) and v.numbers_floor < v.threshold
-        self.numbers = sig[:, v.numbers_at:] if on else None
+        self.numbers = sig[:, v.numbers_at:v.confirm_at or None] if on else None
         self.counts = number_counts(self.numbers) if on else None
         self.verifier = v
         self.small = v.compact(sig) if value_count(values, paired) == v.perms else None

@@ -56,7 +56,7 @@ def unkeyed_kept(v, a: np.ndarray, b: np.ndarray, j: np.ndarray, short: np.ndarr
     numbers, _ = v.numbers_alone(a, b, j)
     numbers &= ~short & (a[:, 0] > 0)
     if v.numbers_at and np.any(numbers):
-        numbers &= shared_place(a[:, v.numbers_at:], b[:, v.numbers_at:])
+        numbers &= shared_place(v.tokens(a), v.tokens(b))  # the number words, confirming values left out
     else:
         numbers[:] = False
     out[rest] = plain | numbers

@@ -57,7 +57,8 @@ class TextMinHash(KeyedMethod):
         distinct = DISTINCT_PERMS if m.distinct_floor < m.threshold else 0
         numbers = NUMBERS_KEPT if m.numbers_floor < m.threshold else 0  # rule numbers: their words only when on
         rare = m.identity_rare_threshold < m.identity_threshold  # rule content_rare_identity (s39)
-        signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers)
+        confirm = m.confirm_values if m.confirm_margin > 0 else 0  # off: no confirming values stored (dedup.index.confirm)
+        signature = TextSignature(content, identity, digits=m.digits, distinct_perms=distinct, numbers=numbers, confirm=confirm)
         scheme = BandScheme(len(identity), signature.perms, r=BAND_VALUES, short_chars=m.short_chars, anchors=m.anchors)
         verifier = TextVerifier(len(identity), m.threshold, m.identity_threshold, m.short_threshold,
                                 m.short_identity_threshold, m.short_chars, m.distinct_threshold, m.distinct_floor,
@@ -67,7 +68,9 @@ class TextMinHash(KeyedMethod):
                                 numbers_brief_chars=m.numbers_brief_chars, numbers_brief_against=m.numbers_brief_against,
                                 places_against_chars=m.places_against_chars,
                                 numbers_at=signature.numbers_at if numbers else 0,
-                                identity_rare_threshold=m.identity_rare_threshold if rare else 1.0, wide_keys=WIDE_KEYS)
+                                identity_rare_threshold=m.identity_rare_threshold if rare else 1.0, wide_keys=WIDE_KEYS,
+                                confirm=confirm, confirm_margin=m.confirm_margin if confirm else 0.0,
+                                confirm_at=signature.confirm_at if confirm else 0)
         return cls(tcfg.fields, BlockLayout.for_distance(config.max_distance, config.blocks), signature, scheme,
                    verifier, (m.common_share, m.common_rows, m.common_floor), rare_rows=m.identity_rare_rows if rare else 0)
 
@@ -91,7 +94,8 @@ class TextMinHash(KeyedMethod):
                          "identity_keys_for": "all" if s.long_identity else "short"},
                 "verify": {**{k: getattr(v, k) for k in ("threshold", "identity_threshold", "short_threshold",
                                                          "short_identity_threshold", *self._distinct_keys(),
-                                                         *self._numbers_keys())}, **rare},
+                                                         *self._numbers_keys())}, **rare,
+                           **({"confirm": v.confirm, "confirm_margin": v.confirm_margin} if v.confirm else {})},
                 "common": {"share": self.common[0], "rows": self.common[1], "floor": self.common[2],
                            **({"identity_rare_rows": self.rare_rows} if self.rare_rows else {})}}
 

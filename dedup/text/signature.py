@@ -19,7 +19,11 @@ Beside its SimHash fingerprint each row keeps a few uint64 words (stored with th
   signatures, so the second measure is estimated like the first, in full and incremental runs alike;
 - only when rule numbers is on (``numbers`` > 0), one word: how many distinct number tokens the
   content has (a digit run with its unit: dedup.text.numbers), then the smallest ``numbers`` of
-  their 32-bit hashes, two a word: the row's own numbers, stored whole, not learned from the table.
+  their 32-bit hashes, two a word: the row's own numbers, stored whole, not learned from the table;
+- only when ``confirm`` > 0, ``confirm / 16`` words: more weighted MinHash values of the same features
+  (their own seed), their low 4 bits alone (dedup.index.confirm), read only to decide a pair accepted
+  on the content bar near it (issue 22, bench/results/forms9-s47.md: 64 values at the bar err by
+  0.05; forms10-s47.md: 4 bits, issue 26's memory); last, so no other word moves.
 
 The content is the table's ``text`` fields (those not marked ``match: none``); identity columns
 are its short fields. Computed for a whole batch in the worker that featurises it.
@@ -33,6 +37,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from cityhash import CityHash64
 
+from ..index import confirm as confirming
 from ..index.bands import GENERIC
 from ..index.minhash import minhash, weighted_minhash
 from . import shingles
@@ -43,6 +48,8 @@ from .numbers import NUMBERS_VERSION, number_words
 SEED = 1  # the MinHash permutations' seed (part of the version stamp)
 DISTINCT_SEED = 2  # the distinctive features' permutations
 DISTINCT_PERMS = 32  # their MinHash values when rule distinct is on
+CONFIRM_SEED = 3  # the permutations of the values that confirm a pair near the content bar
+CONFIRM_ROWS = 4096  # rows whose confirming values are made at once (then kept as codes)
 
 
 @dataclass(frozen=True)
@@ -56,9 +63,15 @@ class TextSignature:
     distinct_perms: int = 0  # MinHash values of the distinctive features (even; 0, rule distinct off as shipped: no such words)
     distinct_weight: float = 1.0  # a feature weighing at least this (dedup.text.rarity) is distinctive
     numbers: int = 0  # number tokens kept a row (even; 0: rule numbers off, no such words)
+    confirm: int = 0  # MinHash values kept (as 4-bit codes) to confirm a pair near the content bar (a multiple of 16; 0: none)
 
     @property
     def words(self) -> int:
+        return self.confirm_at + self.confirm // confirming.A_WORD
+
+    @property
+    def confirm_at(self) -> int:
+        """The first word of the confirming values (after the number words)."""
         return self.numbers_at + (1 + self.numbers // 2 if self.numbers else 0)
 
     @property
@@ -137,8 +150,22 @@ class TextSignature:
         else:  # every feature weighs 1, or rule distinct is off (nothing to fill)
             self._distinct(out, hashes, counts)
         if self.numbers:
-            out[:, self.numbers_at:] = numbers if numbers is not None else 0
+            out[:, self.numbers_at:self.confirm_at] = numbers if numbers is not None else 0
+        if self.confirm:
+            self._confirming(out, hashes, counts, weights)
         return out
+
+    def _confirming(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray, weights) -> None:
+        """Fill the confirming codes, CONFIRM_ROWS rows at a time: their values are 4 bytes each and
+        the codes half a byte, so a sketch worker never holds all its rows' values (issue 26's peak,
+        bench/results/forms10-s47.md)."""
+        ends = np.cumsum(counts)
+        for lo in range(0, len(counts), CONFIRM_ROWS):
+            hi = min(lo + CONFIRM_ROWS, len(counts))
+            first, last = int(ends[lo] - counts[lo]), int(ends[hi - 1])
+            part = None if weights is None else weights[first:last]
+            values = weighted_minhash(hashes[first:last], counts[lo:hi], part, self.confirm, CONFIRM_SEED)
+            out[lo:hi, self.confirm_at:] = confirming.codes(values)
 
     def _distinct(self, out: np.ndarray, hashes: np.ndarray, counts: np.ndarray) -> None:
         """Fill the distinctive features' count word and MinHash values (none: nothing to fill)."""
@@ -160,7 +187,12 @@ class TextSignature:
             np.minimum(values, minhash(*more, self.perms, SEED), out=values)
         out[:, 1 + len(self.identity):self.distinct_at] = np.ascontiguousarray(values).view(np.uint64)
         self._distinct(out, *feats[0])  # every feature weighs 1: all are distinctive (the first set's)
-        out[:, self.numbers_at:] = 0  # no number tokens
+        out[:, self.numbers_at:self.confirm_at] = 0  # no number tokens
+        if self.confirm:
+            wide = minhash(*feats[0], self.confirm, CONFIRM_SEED)
+            for extra in feats[1:]:
+                np.minimum(wide, minhash(*extra, self.confirm, CONFIRM_SEED), out=wide)
+            out[:, self.confirm_at:] = confirming.codes(wide)
         return out
 
     def version(self) -> dict:
@@ -171,6 +203,8 @@ class TextSignature:
             out.update(distinct_perms=self.distinct_perms, distinct_seed=DISTINCT_SEED, distinct_weight=self.distinct_weight)
         if self.numbers:  # off: the stamp before rule numbers
             out.update(numbers=self.numbers, numbers_version=NUMBERS_VERSION)
+        if self.confirm:  # off: the stamp before them
+            out.update(confirm=self.confirm, confirm_seed=CONFIRM_SEED, confirm_bits=confirming.BITS)
         return out
 
 
