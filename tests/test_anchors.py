@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dedup.index.anchors import ANCHORLESS, anchor_mask
+from dedup.index import minhash
 from dedup.index.minhash import key_pairs
 from dedup.runs.full import run_full
 from dedup.runs.recipe import Recipe
@@ -54,6 +55,18 @@ def test_key_pairs_with_anchors_pairs_each_key_with_its_first_rows(seed, rows, m
         lower = {a for a, _ in got}
         assert lower <= {r for r in range(rows) if mask[r].any()}  # only anchors pair with later rows
     assert set(zip(*map(np.ndarray.tolist, key_pairs(keys)))) == _anchored_pairs(keys, rows + 1)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 300])
+def test_key_pairs_made_a_few_pairs_at_a_time_are_the_pairs_made_at_once(chunk, monkeypatch):
+    """s47: a partition's pairs are made and screened PAIR_CHUNK at a time (bands of 2 values make many)."""
+    rng = np.random.default_rng(1)
+    keys = rng.integers(0, 3, size=(400, 3), dtype=np.uint64)
+    whole = key_pairs(keys, 5, keep=lambda i, j: (i + j) % 3 != 0)
+    monkeypatch.setattr(minhash, "PAIR_CHUNK", chunk)
+    i, j = key_pairs(keys, 5, keep=lambda i, j: (i + j) % 3 != 0)
+    assert np.array_equal(i, whole[0]) and np.array_equal(j, whole[1]) and len(i) > 100
+    assert set(zip(i.tolist(), j.tolist())) == {(a, b) for a, b in _anchored_pairs(keys, 5) if (a + b) % 3}
 
 
 def test_anchor_mask_marks_the_first_rows_of_each_key_after_its_offset():

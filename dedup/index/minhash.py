@@ -25,6 +25,7 @@ _MASK64 = (1 << 64) - 1
 PART_ENTRIES = 1 << 16  # key_pairs sorts its keys in partitions of about this many (in cache)
 ROW_CHUNK = 1 << 13  # key_pairs remixes and partitions the keys of this many rows together
 SPLIT_CHUNK = 1 << 18  # candidate codes split into (i, j) at a time
+PAIR_CHUNK = 1 << 18  # a bucket partition's pairs made and screened at a time (bands of 2: s47, bench/results/scale-s47.md)
 FEATURE_CHUNK = 1 << 20  # weighted_minhash works on about this many features (whole rows) at a time
 
 
@@ -333,6 +334,18 @@ def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int,
         if offsets is not None:
             place = place + np.repeat(offsets[(words[start] & low).astype(np.int64)], size)
         partners = np.where(place < anchors, partners, 0)
+    ends = np.cumsum(partners)
+    codes, lo = [], 0
+    while lo < len(member):  # PAIR_CHUNK pairs at a time: bands of 2 values make a column's pairs many
+        hi = max(lo + 1, int(np.searchsorted(ends, ends[lo] - partners[lo] + PAIR_CHUNK, side="right")))
+        codes.append(_member_pairs(words, col, low, member[lo:hi], partners[lo:hi], keep))
+        lo = hi
+    return np.concatenate(codes) if codes else np.empty(0, np.int64)
+
+
+def _member_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, member: np.ndarray, partners: np.ndarray,
+                  keep=None) -> np.ndarray:
+    """``_bucket_pairs``' codes of some members (sorted words' places), each with the ``partners`` words after it."""
     first = np.repeat(member, partners)
     second = first + 1 + _ranges(partners)
     i = (words[first] & low).astype(np.int64)
