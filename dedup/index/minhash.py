@@ -25,7 +25,7 @@ _MASK64 = (1 << 64) - 1
 PART_ENTRIES = 1 << 16  # key_pairs sorts its keys in partitions of about this many (in cache)
 ROW_CHUNK = 1 << 13  # key_pairs remixes and partitions the keys of this many rows together
 SPLIT_CHUNK = 1 << 18  # candidate codes split into (i, j) at a time
-PAIR_CHUNK = 1 << 18  # a bucket partition's pairs made and screened at a time (bands of 2: s47, bench/results/scale-s47.md)
+PAIR_CHUNK = 1 << 15  # a bucket partition's pairs made and screened at a time (bands of 2: s47, bench/results/scale-s47.md)
 FEATURE_CHUNK = 1 << 20  # weighted_minhash works on about this many features (whole rows) at a time
 
 
