@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from dedup.config.parse import parse_config
-from dedup.index.bands import MAX_KEYS, BandScheme, TextVerifier
+from dedup.index.band_columns import MAX_KEYS
+from dedup.index.bands import BandScheme, TextVerifier
 from dedup.index.minhash import key_pairs, minhash, splitmix64
 from dedup.runs.recipe import Recipe
 from dedup.text import shingles

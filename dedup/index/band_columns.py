@@ -11,9 +11,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from itertools import combinations
+
 from .minhash import band_column, combine
 
 KEY_CHUNK = 1 << 13  # rows whose keys are made together (their signature words: 2.4 MB at 3 identity columns)
+MAX_KEYS = 16
+IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
+
+
+def identity_pairs(identity: int) -> tuple[tuple[int, ...], ...]:
+    """Which of ``identity`` identity columns make each identity key: every two of the first three (one alone if one)."""
+    cols = range(min(identity, IDENTITY_KEY_FIELDS))
+    return tuple(combinations(cols, 2)) if len(cols) > 1 else tuple((c,) for c in cols)
+
+
+def band_count(identity: int, perms: int, r: int) -> int:
+    """How many bands of ``r`` values a row's keys hold beside its identity keys (MAX_KEYS in all)."""
+    return min(perms // r, MAX_KEYS - len(identity_pairs(identity)))
 
 
 def value_words(scheme, sig: np.ndarray) -> np.ndarray:

@@ -28,20 +28,17 @@ Rule ``content_rare_identity`` (zhbar-s39.md): a long pair whose equal identity 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 
 from .anchors import ANCHORLESS, anchor_mask
-from .band_columns import KEY_CHUNK, as_u32 as _as_u32, identity_key, key_column, value_words
+from .band_columns import KEY_CHUNK, as_u32 as _as_u32, band_count, identity_key, identity_pairs, key_column, value_words
 from .minhash import band_keys, column_pairs, key_pairs
 from .names import KeyNames, key_names, key_parts, per_row
 from .confirm import confirmed
 from .numbers import places_unlike, shared_numbers
 from .unkeyed import unkeyed_guard
 
-MAX_KEYS = 16
-IDENTITY_KEY_FIELDS = 3  # identity keys pair up the first three identity columns (3 keys)
 COMPACT_ROWS = 1 << 14  # rows made compact at a time (their low bits' temporaries: about 6 MB)
 
 
@@ -57,12 +54,11 @@ class BandScheme:
     @property
     def pairs_of_identity(self) -> tuple[tuple[int, ...], ...]:
         """Which identity columns make each identity key: every two of the first three (one alone if one)."""
-        cols = range(min(self.identity, IDENTITY_KEY_FIELDS))
-        return tuple(combinations(cols, 2)) if len(cols) > 1 else tuple((c,) for c in cols)
+        return identity_pairs(self.identity)
 
     @property
     def bands(self) -> int:
-        return min(self.perms // self.r, MAX_KEYS - len(self.pairs_of_identity))
+        return band_count(self.identity, self.perms, self.r)
 
     def values(self, sig: np.ndarray) -> np.ndarray:
         """(rows, perms) uint32 MinHash values (a copy: ``value_words`` is the view)."""

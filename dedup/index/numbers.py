@@ -24,13 +24,9 @@ def shared_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """(shared, least): for two aligned (pairs, 1 + keep / 2) blocks of ``number_words``, how many
     kept number tokens the two rows have in common and the smaller of their (kept) number counts
     (place names left out)."""
-    va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
-    vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
+    va, vb = _values(a), _values(b)
     keep = va.shape[1]
-    shared = np.zeros(len(a), np.int64)
-    for k in range(keep):  # each kept number of a: is it among b's? (0: an empty slot; over PLACE_BIT: a place)
-        col = va[:, k:k + 1]
-        shared += ((vb == col).any(axis=1) & (col[:, 0] != 0) & (col[:, 0] < PLACE_BIT))
+    shared = (_among(va, vb) & (va != 0) & (va < PLACE_BIT)).sum(axis=1)  # 0: an empty slot; over PLACE_BIT: a place
     counts = np.minimum(number_counts(a), number_counts(b))
     least = np.minimum(counts, keep).astype(np.int64)
     return shared, least
@@ -56,16 +52,19 @@ def places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool = False,
     return out
 
 
+def shared_places(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For two aligned blocks of ``number_words``: whether some place (or organisation) name of a's
+    is among b's (0 slots are never names; s47's guard, dedup.index.unkeyed)."""
+    va, vb = _values(a), _values(b)
+    return ((va >= PLACE_BIT) & _among(va, vb)).any(axis=1)
+
+
 def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool, numberless: bool = False) -> np.ndarray:
-    va = np.ascontiguousarray(a[:, 1:]).view(np.uint32)
-    vb = np.ascontiguousarray(b[:, 1:]).view(np.uint32)
+    va, vb = _values(a), _values(b)
     org_a, org_b = va >= PLACE_BIT | ORG_BIT, vb >= PLACE_BIT | ORG_BIT
     place_a, place_b = (va >= PLACE_BIT) & ~org_a, (vb >= PLACE_BIT) & ~org_b
-    shared, shared_org = np.zeros(len(a), bool), np.zeros(len(a), bool)
-    for k in range(va.shape[1]):
-        equal = (vb == va[:, k:k + 1]).any(axis=1)
-        shared |= place_a[:, k] & equal
-        shared_org |= org_a[:, k] & equal
+    found = _among(va, vb)
+    shared, shared_org = (place_a & found).any(axis=1), (org_a & found).any(axis=1)
     places = place_a.any(axis=1) & place_b.any(axis=1)  # both name places: the places decide (as before s45)
     out = np.where(places, ~shared, org_a.any(axis=1) & org_b.any(axis=1) & ~shared_org)
     if unless_numbers:
@@ -73,3 +72,16 @@ def _places_unlike(a: np.ndarray, b: np.ndarray, unless_numbers: bool, numberles
         none = numberless & ~places & (number_counts(a) == 0) & (number_counts(b) == 0)  # organisations' only
         out &= ((least > 0) & (alike < least)) | none
     return out
+
+
+def _values(words: np.ndarray) -> np.ndarray:
+    """(pairs, keep) uint32: the kept values of aligned ``number_words`` (the count word left out)."""
+    return np.ascontiguousarray(words[:, 1:]).view(np.uint32)
+
+
+def _among(va: np.ndarray, vb: np.ndarray) -> np.ndarray:
+    """(pairs, keep) bool: whether each value of a row of ``va`` is among the same row's ``vb``."""
+    found = np.empty(va.shape, bool)
+    for k in range(va.shape[1]):
+        found[:, k] = (vb == va[:, k:k + 1]).any(axis=1)
+    return found

@@ -12,21 +12,16 @@ Each decision still reads the two rows alone (bench/results/topic5-s47.md).
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 
-from .numbers import PLACE_BIT
-
-ASK_PAIRS = 1 << 16  # pairs `dedup eval`'s screen reads together (as dedup.index.triples)
-KEY_FIELDS = 3  # identity keys pair up the first three identity columns (dedup.index.bands)
-MAX_KEYS = 16  # bands and identity keys a row (dedup.index.bands)
+from .band_columns import as_u32, band_count, identity_pairs
+from .numbers import shared_places
+from .triples import ASK_PAIRS
 
 
 def wide_bands(identity: int, perms: int, wide: int) -> int:
     """How many bands of ``wide`` values the keys before had (BandScheme.bands at r = ``wide``)."""
-    pairs = len(tuple(combinations(range(min(identity, KEY_FIELDS)), 2))) if identity > 1 else min(identity, 1)
-    return min(perms // wide, MAX_KEYS - pairs)
+    return band_count(identity, perms, wide)
 
 
 def keyed(a: np.ndarray, b: np.ndarray, identity: int, perms: int, wide: int) -> np.ndarray:
@@ -34,13 +29,10 @@ def keyed(a: np.ndarray, b: np.ndarray, identity: int, perms: int, wide: int) ->
     first three identity columns equal and present; one when it is the only one)."""
     skip = 2 * (1 + identity)
     bands = wide_bands(identity, perms, wide)
-    va = a.view(np.uint32)[:, skip:skip + bands * wide] if a.flags.c_contiguous else _u32(a)[:, skip:skip + bands * wide]
-    vb = b.view(np.uint32)[:, skip:skip + bands * wide] if b.flags.c_contiguous else _u32(b)[:, skip:skip + bands * wide]
+    va, vb = as_u32(a)[:, skip:skip + bands * wide], as_u32(b)[:, skip:skip + bands * wide]
     out = (va == vb).reshape(len(a), bands, wide).all(axis=2).any(axis=1)
-    cols = range(1, 1 + min(identity, KEY_FIELDS))
-    pairs = tuple(combinations(cols, 2)) if identity > 1 else tuple((c,) for c in cols)
-    for p in pairs:
-        out |= np.logical_and.reduce([(a[:, c] == b[:, c]) & (a[:, c] != 0) for c in p])
+    for p in identity_pairs(identity):  # an identity column's signature word is 1 + its place
+        out |= np.logical_and.reduce([(a[:, 1 + c] == b[:, 1 + c]) & (a[:, 1 + c] != 0) for c in p])
     return out & (a[:, 0] > 0) & (b[:, 0] > 0)
 
 
@@ -56,7 +48,7 @@ def unkeyed_kept(v, a: np.ndarray, b: np.ndarray, j: np.ndarray, short: np.ndarr
     numbers, _ = v.numbers_alone(a, b, j)
     numbers &= ~short & (a[:, 0] > 0)
     if v.numbers_at and np.any(numbers):
-        numbers &= shared_place(v.tokens(a), v.tokens(b))  # the number words, confirming values left out
+        numbers &= shared_places(v.tokens(a), v.tokens(b))  # the number words, confirming values left out
     else:
         numbers[:] = False
     out[rest] = plain | numbers
@@ -104,16 +96,3 @@ class SweepKeep:
             ok[rest] = unkeyed_kept(v, a, b, score, short)
         return ok
 
-
-def shared_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """For two aligned blocks of ``number_words``: whether some place (or organisation) name of a's
-    is among b's (the count word left out; 0 slots are never names)."""
-    va, vb = _u32(a[:, 1:]), _u32(b[:, 1:])
-    out = np.zeros(len(a), bool)
-    for k in range(va.shape[1]):
-        out |= (va[:, k] >= PLACE_BIT) & (vb == va[:, k:k + 1]).any(axis=1)
-    return out
-
-
-def _u32(words: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(words).view(np.uint32)
