@@ -14,7 +14,7 @@ than n (bench/perf/bench_candidates.py); there is no loop over rows or buckets i
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -71,15 +71,21 @@ def weighted_minhash(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray
         return out
     a, b = permutations(k, seed)
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    for lo, hi, first, last in spans(counts, FEATURE_CHUNK):
+        _weighted_chunk(hashes[first:last], counts[lo:hi], None if w is None else w[first:last], a, b, out[lo:hi])
+    return out
+
+
+def spans(counts: np.ndarray, size: int) -> Iterator[tuple[int, int, int, int]]:
+    """(lo, hi, first, last): consecutive items [lo, hi) holding about ``size`` units together (at least
+    one item each), units [first, last) of them, where item n holds ``counts[n]`` units in order."""
     ends = np.cumsum(counts)
     lo = 0
     while lo < len(counts):
         first = int(ends[lo] - counts[lo])
-        hi = max(lo + 1, int(np.searchsorted(ends, first + FEATURE_CHUNK, side="right")))
-        last = int(ends[hi - 1])
-        _weighted_chunk(hashes[first:last], counts[lo:hi], None if w is None else w[first:last], a, b, out[lo:hi])
+        hi = max(lo + 1, int(np.searchsorted(ends, first + size, side="right")))
+        yield lo, hi, first, int(ends[hi - 1])
         lo = hi
-    return out
 
 
 def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None, a: np.ndarray,
@@ -334,12 +340,8 @@ def _bucket_pairs(words: np.ndarray, col: np.ndarray, low: np.uint64, bits: int,
         if offsets is not None:
             place = place + np.repeat(offsets[(words[start] & low).astype(np.int64)], size)
         partners = np.where(place < anchors, partners, 0)
-    ends = np.cumsum(partners)
-    codes, lo = [], 0
-    while lo < len(member):  # PAIR_CHUNK pairs at a time: bands of 2 values make a column's pairs many
-        hi = max(lo + 1, int(np.searchsorted(ends, ends[lo] - partners[lo] + PAIR_CHUNK, side="right")))
-        codes.append(_member_pairs(words, col, low, member[lo:hi], partners[lo:hi], keep))
-        lo = hi
+    codes = [_member_pairs(words, col, low, member[lo:hi], partners[lo:hi], keep)  # bands of 2 values make many
+             for lo, hi, _, _ in spans(partners, PAIR_CHUNK)]
     return np.concatenate(codes) if codes else np.empty(0, np.int64)
 
 
