@@ -71,8 +71,10 @@ def weighed(scheme: RecordScheme, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
         num += w * s
         den += w * both
         used[:, f], scored[:, f], filled[:, f] = w * both, s, both
-    why = excused(ha, hb, scheme.initial, scheme.against_near, distinctive(weights, scheme.against_top), shapes)
-    if scheme.against != 1.0 and scheme.against_below > 0:  # off: the sums without it, bit for bit
+    on = scheme.against != 1.0 and scheme.against_below > 0  # off: the sums without it, bit for bit
+    why = excused(ha, hb, scheme.initial, scheme.against_near, distinctive(weights, scheme.against_top), shapes) \
+        if on or scheme.guard >= 0 else None
+    if on:
         more = used * (against(scored, used, weights, scheme.against_below, scheme.against, scheme.against_top,
                                scheme.against_needs, scheme.against_agree, why, scheme.against_agree_at) - 1)
         num, den, used = num + (more * scored).sum(axis=1), den + more.sum(axis=1), used + more
