@@ -19,7 +19,7 @@ import pytest
 from dedup.config import FieldSpec
 from dedup.demo.generator import generate_petitions
 from dedup.runs.parallel import featurize_rows
-from dedup.text import batch, content, features, normalize, shingles
+from dedup.text import batch, batch_terms, content, features, normalize, shingles
 from dedup.text.features import Featurizer
 from dedup.text.segment import Segmenter, load_stopwords
 from dedup.text.signature import TextSignature
@@ -128,6 +128,8 @@ def reference(monkeypatch):
             monkeypatch.setattr(module, "nfkc_of", lambda v: unicodedata.normalize("NFKC", v))
         monkeypatch.setattr(features, "normalize_text", old_normalize_text)
         monkeypatch.setattr(features, "normalize_short", old_normalize_short)
+        monkeypatch.setattr(batch_terms, "normalize_text", old_normalize_text)  # what runs featurise with
+        monkeypatch.setattr(batch_terms, "normalize_short", old_normalize_short)
         for module in (shingles, batch):
             monkeypatch.setattr(module, "row_hash_order", lambda o, h, _rows: np.lexsort((h, o)))
         monkeypatch.setattr(content, "split_scripts", old_split_scripts)

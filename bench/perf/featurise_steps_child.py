@@ -36,7 +36,7 @@ def steps(config: str, db: str, limit: int) -> dict[str, float]:
 
     def cpu(name: str, fn):
         normalize._MEMO.clear()  # each step normalises its cells afresh, as the first step of a batch does
-        for memo in ("_kept", "_seen", "_dropped"):  # the judged tokens (their names differ by checkout)
+        for memo in ("_kept", "_seen", "_dropped", "_tables"):  # the judged tokens (their names differ by checkout)
             getattr(fz.segmenter, memo, set()).clear()
         start = time.process_time()
         value = fn()

@@ -15,7 +15,7 @@ from typing import Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
-from ..text.batch import hashed_batch
+from ..text.batch_terms import Layout, Segments, field_plan, hashed_layout, row_segments
 from ..text.features import Featurizer
 from .workers import Workers
 
@@ -33,29 +33,38 @@ def resolve_workers(setting: int | str | None) -> int:
 def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     """Hashed features of the rows that have any; the others as skipped (no features or unreadable).
 
-    Weighting and SimHash come after, once the whole run's term counts are known (dedup.terms)."""
-    found, keys, skipped, kept = [], [], [], []
-    seen: dict[tuple, list] = {}  # the field values of a batch's rows -> their features: copies are segmented once
+    Weighting and SimHash come after, once the whole run's term counts are known (dedup.terms).
+    The batch's tokens are judged and hashed at once (dedup.text.batch_terms); ``hashed_batch``
+    of the rows' ``occurrences`` is the plain way it is tested against."""
+    layout, skipped = Layout(), []
+    read: list[tuple[str, dict, int]] = []  # rows read: key, row, skipped rows before it
+    seen: dict[tuple, Segments] = {}  # the field values of a batch's rows -> their segments: copies are segmented once
     names = [f.name for f in featurizer.fields]
+    plan = field_plan(featurizer)
     for key, row in rows:
         try:
             values = tuple(row.get(n) for n in names)
             plain = all(v is None or type(v) in (str, int) for v in values)  # hashable, and never True == 1
             f = seen.get(values) if plain else None
             if f is None:
-                f = featurizer.occurrences(row)
+                f = row_segments(featurizer, row, plan)
                 if plain:
                     seen[values] = f
         except (ValueError, TypeError, ArithmeticError) as e:  # a value no text can be made of (UnicodeDecodeError is a ValueError)
             skipped.append(Skipped(key, "unreadable", f"{type(e).__name__}: {e}"))
             continue
-        if f:
-            found.append(f)
+        layout.add(len(read), f)
+        read.append((key, row, len(skipped)))
+    feats, has = hashed_layout(featurizer, layout, len(read))
+    keys, kept = [], []
+    for (key, row, before), some in zip(reversed(read), reversed(has.tolist())):  # from the end: insertions keep their places
+        if some:
             keys.append(key)
             kept.append(row)
         else:
-            skipped.append(Skipped(key, "no_features", "every field is empty"))
-    feats = hashed_batch(featurizer, found)
+            skipped.insert(before, Skipped(key, "no_features", "every field is empty"))
+    keys.reverse()
+    kept.reverse()
     if hasattr(featurizer.signature, "parts"):  # a text signature: weighed once the run knows what rows share
         feats.signatures, feats.content, feats.content_counts = featurizer.signature.parts(kept)
         feats.numbers = featurizer.signature.numbers_of(kept)

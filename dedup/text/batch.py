@@ -49,8 +49,17 @@ def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -
             seg_len.append(len(feats))
             seg_pos.append(position)
             seg_row.append(r)
-    n = len(flat)
-    hashes = np.fromiter(map(_HASHES.__getitem__, flat), np.uint64, n)
+    hashes = np.fromiter(map(_HASHES.__getitem__, flat), np.uint64, len(flat))
+    return hashed_segments(fz, hashes, np.asarray(seg_len, np.int64), np.asarray(seg_pos, np.int64),
+                           np.asarray(seg_row, np.int64), len(found))
+
+
+def hashed_segments(fz: Featurizer, hashes: np.ndarray, seg_len: np.ndarray, seg_pos: np.ndarray,
+                    seg_row: np.ndarray, rows: int) -> HashedFeatures:
+    """``hashed_batch`` from its features laid out flat: each field's feature hashes as they occur
+    (``hashes``), cut in segments of ``seg_len`` by the field position and row of each (every row
+    in ``range(rows)`` with at least one feature)."""
+    n = len(hashes)
     seg = np.repeat(np.arange(len(seg_len)), seg_len)
     # a field's occurrences of one feature: one run after a stable sort by (field segment, hash)
     order = row_hash_order(seg, hashes, len(seg_len))
@@ -59,21 +68,21 @@ def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -
     tf = np.diff(np.r_[starts, n])
     first = order[starts]  # stable: a run's first element is the feature's first occurrence in its field
     run_seg, run_hash = s[starts], h[starts]
-    pos = np.asarray(seg_pos, np.int64)[run_seg]
+    pos = seg_pos[run_seg]
     kinds = [f.kind for f in fz.fields]
     field_w = np.array([f.weight for f in fz.fields], np.float64)
     whole = np.array([k == "short" for k in kinds], bool)
     weights = _tf_weights(fz, tf) * field_w[pos]  # a whole value is one occurrence: 1.0 * weight
     # one feature met in several fields: its runs, in field order, become one entry
-    run_row = np.asarray(seg_row, np.int64)[run_seg]
-    by = row_hash_order(run_row, run_hash, len(found))  # stable: ties (one feature's fields) in field order
+    run_row = seg_row[run_seg]
+    by = row_hash_order(run_row, run_hash, rows)  # stable: ties (one feature's fields) in field order
     rr, rh = run_row[by], run_hash[by]
     heads = np.flatnonzero(np.r_[True, (rh[1:] != rh[:-1]) | (rr[1:] != rr[:-1])]) if len(by) else by
     total = _sum_in_order(weights[by], heads)
     head = by[heads]
     place = np.argsort(run_row[head] * max(n, 1) + first[head])  # each row's features in the order first met
     head = head[place]
-    counts = np.bincount(run_row[head], minlength=len(found)).astype(np.int64)
+    counts = np.bincount(run_row[head], minlength=rows).astype(np.int64)
     return HashedFeatures(run_hash[head], total[place], ~whole[pos[head]], counts,
                           pos[head].astype(np.int16) if fz.by_field else None)
 

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from ..config.model import SEGMENTERS
 from ..errors import ConfigError
 from .normalize import normalize_text
+from .token_table import TokenTable
 
 if TYPE_CHECKING:
     import jieba
@@ -54,9 +55,14 @@ _ASCII_RUN = re.compile(r"[a-zA-Z0-9+#&._%\-]+")
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?%?")
 
 
+_JOINER = re.compile(r"[+#&._%\-]")
+
+
 def _may_differ(text: str) -> bool:
-    """Whether rjieba's HMM words of ``text`` may differ from jieba's (a join that is not a number)."""
-    return _ASCII_JOIN.search(text) is not None and any(
+    """Whether rjieba's HMM words of ``text`` may differ from jieba's (a join that is not a number).
+    A join lies inside one run, so the runs alone tell; a text without a joining character has
+    none (a one-class scan: the join's two-way pattern over a whole text cost 5 µs a row)."""
+    return _JOINER.search(text) is not None and any(
         _ASCII_JOIN.search(run) and not _NUMBER.fullmatch(run) for run in _ASCII_RUN.findall(text))
 
 
@@ -232,6 +238,7 @@ class Segmenter:
     # jieba went to judging them again): the tokens judged, and those of them dropped.
     _seen: set = field(default_factory=set, compare=False, repr=False)
     _dropped: set = field(default_factory=set, compare=False, repr=False)
+    _tables: dict = field(default_factory=dict, compare=False, repr=False)  # thread -> its TokenTable
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "engine", resolve_engine(self.engine))
@@ -241,13 +248,30 @@ class Segmenter:
         """The segmenter the ``text`` section asks for."""
         return cls(load_stopwords(text.stopwords), hmm=text.hmm, engine=text.segmenter)
 
-    def terms(self, text: str) -> list[str]:
-        """jieba's words of ``text`` (already normalised), without stopwords, punctuation or spaces."""
+    def tokens(self, text: str) -> list[str]:
+        """jieba's words of ``text`` (already normalised), all of them: what ``terms`` filters."""
         if not text:
             return []
         tokens = cutter(self.engine, self.hmm)(text)
-        if not isinstance(tokens, list):
-            tokens = list(tokens)
+        return tokens if isinstance(tokens, list) else list(tokens)
+
+    def dropped(self, token: str) -> bool:
+        """Whether ``terms`` leaves ``token`` out (a stopword, or punctuation and spaces only)."""
+        return token in self.stopwords or _is_noise(token)
+
+    def numbered(self) -> "TokenTable":
+        """This thread's table of the tokens met (dedup.text.batch_terms), emptied when full."""
+        table = self._tables.get(threading.get_ident())
+        if table is None or len(table) >= TokenTable.LIMIT:
+            table = self._tables[threading.get_ident()] = TokenTable(self.dropped)
+        return table
+
+    def terms(self, text: str) -> list[str]:
+        """jieba's words of ``text`` (already normalised), without stopwords, punctuation or spaces.
+        The plain per-row way: runs judge a batch's tokens at once (dedup.text.batch_terms)."""
+        tokens = self.tokens(text)
+        if not tokens:
+            return []
         new = set(tokens) - self._seen  # set ops in C; each token's hash is kept for the filter below (issue 26)
         if new:
             self._dropped.update(t for t in new if t in self.stopwords or _is_noise(t))
