@@ -7,6 +7,7 @@ stopwords only), in both fingerprint layouts and TF modes, across a token table 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from dedup.config import FieldSpec
 from dedup.runs import parallel
 from dedup.runs.parallel import featurize_rows
 from dedup.store import Skipped
-from dedup.text import segment, token_table
+from dedup.text import nfkc_batch, normalize, segment, token_table
 from dedup.text.batch import hashed_batch
 from dedup.text.features import Featurizer
 from dedup.text.segment import Segmenter, load_stopwords
@@ -126,3 +127,18 @@ def test_may_differ_is_the_two_way_search():
     pool = texts(20_000, seed=6, longest=60) + ["c.b", "3.5", "12%", "a-b", "33.6k", "-", "x+", "投诉3.5%的c_d"]
     verdicts = [segment._may_differ(t) for t in pool]
     assert verdicts == [old(t) for t in pool] and sum(verdicts) > 100
+
+
+def test_a_batch_s_nfkc_remembered_is_unicodedata_s():
+    """nfkc_batch fills the memo with exactly NFKC (full-width forms, compatibility characters of
+    several code points, astral ones, every BMP character); a lone surrogate leaves it to nfkc_of."""
+    pad = "投诉小区噪音扰民" * 3
+    pool = texts(5000, seed=11, longest=90) + [pad + chr(c) + "，" for c in range(0x10000) if not 0xD800 <= c < 0xE000]
+    normalize._MEMO.clear()
+    nfkc_batch.remember(pool + [None, 7, b"x"])
+    long = [t for t in pool if len(t) >= nfkc_batch.LONG and not t.isascii()]
+    assert len(long) > 60_000 and all(t in normalize._MEMO for t in long[-1000:])
+    assert all(normalize._MEMO[t] == unicodedata.normalize("NFKC", t) for t in pool if t in normalize._MEMO)
+    normalize._MEMO.clear()
+    nfkc_batch.remember([pad + "\ud800", pad + "，"])
+    assert normalize._MEMO == {}

@@ -15,6 +15,7 @@ from typing import Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
+from ..text import nfkc_batch
 from ..text.batch_terms import Layout, Segments, field_plan, hashed_layout, row_segments
 from ..text.features import Featurizer
 from .workers import Workers
@@ -41,6 +42,8 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     seen: dict[tuple, Segments] = {}  # the field values of a batch's rows -> their segments: copies are segmented once
     names = [f.name for f in featurizer.fields]
     plan = field_plan(featurizer)
+    texts = [f.name for f in featurizer.fields if f.kind == "text"]
+    nfkc_batch.remember(row.get(name) for _, row in rows for name in texts)
     for key, row in rows:
         try:
             values = tuple(row.get(n) for n in names)
