@@ -20,6 +20,11 @@ below the shipped variant's (1e-9) and no set has more false groups over 5 rows
 (topic_s41_sweep.allowed); of those the highest lowest recall over the petitions sets
 (``petitions*``), then the highest mean F1 over every set, ties to the earlier variant listed (the
 smaller change). The last line names the choice.
+
+Round two (after round one, logs/s48/i22-recall/sweep-round1.log: every deeper variant let
+letters_namesakes and forms_orgs 20k precision fall, none allowed): ``lN`` asks at least N rows
+(NEAR_LEAST N) of the group's first WIDE, so only a row close to most of a large group joins;
+the same rule, these variants added before the second run.
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ PETITIONS = ",".join([f"petitions:5000:{s}" for s in range(5)] + [f"petitions:20
 SETS = PETITIONS + "," + S47.replace(",petitions:5000:0", "") + ",forms_orgs:5000:0,forms_orgs:20000:1"
 SHIPPED = "d0.05 s0.5"
 VARIANTS = [SHIPPED] + [f"d{d} s{s}" for d in (0.08, 0.1, 0.12, 0.15, 0.2) for s in (0.8, 0.66, 0.5)]
-LEAST = 4  # NEAR_LEAST, as shipped
+VARIANTS += [f"d{d} s0.8 l{n}" for n in (6, 8) for d in (0.1, 0.15, 0.2)]  # round two
+LEAST = 4  # NEAR_LEAST, as shipped (``lN``: N)
 
 
 def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None:
@@ -47,9 +53,9 @@ def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None
     at = {k: i for i, k in enumerate(keys)}
     say(f"\n{spec}: {len(keys)} rows, {len(pairs)} verified pairs")
     for name in names:
-        d, s = (float(w[1:]) for w in name.split())
+        words = {w[0]: float(w[1:]) for w in name.split()}
         t = time.process_time()
-        groups = clustered(recipe, keys, sk, pairs, (d, s, LEAST))
+        groups = clustered(recipe, keys, sk, pairs, (words["d"], words["s"], int(words.get("l", LEAST))))
         table.append((spec, name, *scored(groups, at, code), len(pairs), time.process_time() - t))
         say("  {1:<12} P {2:.5f} R {3:.5f} F1 {4:.5f} largest false {5} false>5 {6} pairs {7} "
             "group CPU {8:.2f} s".format(*table[-1]))
