@@ -22,19 +22,17 @@ the choice.
 
 from __future__ import annotations
 
-import argparse
 import time
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
-import numpy as np
 
+from bench.quality import forms_s44_sweep
 from bench.quality.forms_s44_where import load_set, scored
 from bench.quality.recall_s48_sweep import SETS, ranked
 from bench.quality.textjoin_s40_sweep import clustered, say
-from bench.quality.topic_s41_sweep import allowed
 from dedup.methods.text import TextMinHash
 
 SHIPPED = "f0.3"
@@ -66,21 +64,5 @@ def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None
             "group CPU {8:.2f} s".format(*table[-1]))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", default=None)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--sets", default=SETS)
-    a = ap.parse_args()
-    names = a.variants.split(",")
-    table: list = []
-    for spec in a.sets.split(","):
-        run_set(spec, names, table, a.cache)
-    order = [ranked(table, names, *ok) for ok in allowed(table, names, SHIPPED)]
-    say(f"mean F1 of the shipped variant {np.mean([x[4] for x in table if x[1] == SHIPPED]):.4f}")
-    if order:
-        say(f"chosen: {max(order)[-1]}")
-
-
 if __name__ == "__main__":
-    main()
+    forms_s44_sweep.main(__doc__, VARIANTS, SETS, SHIPPED, run_set, ranked)

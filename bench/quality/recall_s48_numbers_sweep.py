@@ -20,16 +20,13 @@ the highest mean F1, ties to the earlier variant listed. The last line names the
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 
-import numpy as np
 
 from bench.quality import forms_s44_sweep
 from bench.quality.forms_s44_where import load_set
 from bench.quality.recall_s48_sweep import SETS, ranked
 from bench.quality.textjoin_s40_sweep import say
-from bench.quality.topic_s41_sweep import allowed
 
 SHIPPED = "u0.9"
 VARIANTS = [SHIPPED, "u0.87", "u0.85", "u0.8"]
@@ -49,21 +46,5 @@ def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None
         forms_s44_sweep.score_variant(spec, name, recipe, keys, sk, code, at, table, make=variant)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", default=None)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--sets", default=SETS)
-    a = ap.parse_args()
-    names = a.variants.split(",")
-    table: list = []
-    for spec in a.sets.split(","):
-        run_set(spec, names, table, a.cache)
-    order = [ranked(table, names, *ok) for ok in allowed(table, names, SHIPPED)]
-    say(f"mean F1 of the shipped variant {np.mean([x[4] for x in table if x[1] == SHIPPED]):.4f}")
-    if order:
-        say(f"chosen: {max(order)[-1]}")
-
-
 if __name__ == "__main__":
-    main()
+    forms_s44_sweep.main(__doc__, VARIANTS, SETS, SHIPPED, run_set, ranked)

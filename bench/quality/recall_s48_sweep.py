@@ -29,14 +29,12 @@ the same rule, these variants added before the second run.
 
 from __future__ import annotations
 
-import argparse
 import time
 
-import numpy as np
 
+from bench.quality import forms_s44_sweep
 from bench.quality.forms_s44_where import load_set, scored
 from bench.quality.textjoin_s40_sweep import clustered, say
-from bench.quality.topic_s41_sweep import allowed
 from bench.quality.topic_s47_sweep import SETS as S47
 
 PETITIONS = ",".join([f"petitions:5000:{s}" for s in range(5)] + [f"petitions:20000:{s}" for s in range(3)])
@@ -68,21 +66,5 @@ def ranked(table: list, names: list[str], name: str, low: float, mean: float) ->
     return round(pet, 4), round(mean, 4), -names.index(name), name
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cache", default=None)
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--sets", default=SETS)
-    a = ap.parse_args()
-    names = a.variants.split(",")
-    table: list = []
-    for spec in a.sets.split(","):
-        run_set(spec, names, table, a.cache)
-    order = [ranked(table, names, *ok) for ok in allowed(table, names, SHIPPED)]
-    say(f"mean F1 of the shipped variant {np.mean([x[4] for x in table if x[1] == SHIPPED]):.4f}")
-    if order:
-        say(f"chosen: {max(order)[-1]}")
-
-
 if __name__ == "__main__":
-    main()
+    forms_s44_sweep.main(__doc__, VARIANTS, SETS, SHIPPED, run_set, ranked)
