@@ -149,7 +149,7 @@ class MatchConfig:
     numbers_least: int = 4  # ... both naming at least this many numbers (a digit run with its unit)
     numbers_share: float = 0.8  # ... and sharing at least this share of the fewer
     numbers_against: float = 0.5  # long contents under numbers_sure sharing less of their numbers than this: not kept (0: never)
-    numbers_sure: float = 0.8  # ... (the numbers count against a pair only under this J; 0.9 until s48, recall-s48.md)
+    numbers_sure: float = 0.9  # ... (the numbers count against a pair only under this J)
     numbers_brief_chars: int = 80  # long contents, the shorter under this many characters (0: off) ... (tuning22_brief_sweep, i22-places2)
     numbers_brief_against: float = 0.75  # ... under numbers_sure sharing less of their numbers than this (one of 4 may differ): not kept
     places_against_chars: int = 250  # long contents, the shorter under this, naming other places, under numbers_sure: not kept (0: off; s37; 200 until s44)
