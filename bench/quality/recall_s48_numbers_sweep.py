@@ -21,12 +21,10 @@ the highest mean F1, ties to the earlier variant listed. The last line names the
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
-
-from bench.quality import forms_s44_sweep
-from bench.quality.forms_s44_where import load_set
+from bench.quality import forms_s44_sweep, topic_s47_sweep
 from bench.quality.recall_s48_sweep import SETS, ranked
-from bench.quality.textjoin_s40_sweep import say
 
 SHIPPED = "u0.9"
 VARIANTS = [SHIPPED, "u0.87", "u0.85", "u0.8"]
@@ -38,13 +36,5 @@ def variant(recipe, name: str):
     return replace(recipe, method=replace(m, verifier=replace(m.verifier, numbers_sure=float(name[1:]))))
 
 
-def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None:
-    recipe, keys, sk, _, code = load_set(spec, cache)
-    say(f"\n{spec}: {len(keys)} rows")
-    at = {k: i for i, k in enumerate(keys)}
-    for name in names:
-        forms_s44_sweep.score_variant(spec, name, recipe, keys, sk, code, at, table, make=variant)
-
-
 if __name__ == "__main__":
-    forms_s44_sweep.main(__doc__, VARIANTS, SETS, SHIPPED, run_set, ranked)
+    forms_s44_sweep.main(__doc__, VARIANTS, SETS, SHIPPED, partial(topic_s47_sweep.run_set, make=variant), ranked)

@@ -36,6 +36,7 @@ from bench.quality import forms_s44_sweep
 from bench.quality.forms_s44_where import load_set, scored
 from bench.quality.textjoin_s40_sweep import clustered, say
 from bench.quality.topic_s47_sweep import SETS as S47
+from bench.quality.topic_s47_sweep import lowest_over
 
 PETITIONS = ",".join([f"petitions:5000:{s}" for s in range(5)] + [f"petitions:20000:{s}" for s in range(3)])
 SETS = PETITIONS + "," + S47.replace(",petitions:5000:0", "") + ",forms_orgs:5000:0,forms_orgs:20000:1"
@@ -59,11 +60,7 @@ def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None
             "group CPU {8:.2f} s".format(*table[-1]))
 
 
-def ranked(table: list, names: list[str], name: str, low: float, mean: float) -> tuple:
-    """The rule's order: the lowest recall over the petitions sets, the mean F1, the earlier listed."""
-    pet = min(x[3] for x in table if x[1] == name and x[0].startswith("petitions"))
-    say(f"{name}: lowest R over the petitions sets {pet:.4f}")
-    return round(pet, 4), round(mean, 4), -names.index(name), name
+ranked = lowest_over("petitions", "petitions")  # the rule's order: the lowest recall over the petitions sets, the mean F1, the earlier listed
 
 
 if __name__ == "__main__":
