@@ -44,19 +44,26 @@ def variant(recipe, name: str):
     return replace(recipe, method=replace(m, scheme=replace(m.scheme, r=int(r[1:])), verifier=verifier))
 
 
-def run_set(spec: str, names: list[str], table: list, cache: str | None) -> None:
+def run_set(spec: str, names: list[str], table: list, cache: str | None, make=None) -> None:
+    """Every variant of one set's run (``make``: the variant's recipe, ``variant`` here; recall_s48_numbers_sweep passes its own)."""
     recipe, keys, sk, _, code = load_set(spec, cache)
     say(f"\n{spec}: {len(keys)} rows")
     at = {k: i for i, k in enumerate(keys)}
     for name in names:
-        forms_s44_sweep.score_variant(spec, name, recipe, keys, sk, code, at, table, make=variant)
+        forms_s44_sweep.score_variant(spec, name, recipe, keys, sk, code, at, table, make=make or variant)
 
 
-def topic_first(table: list, names: list[str], name: str, low: float, mean: float) -> tuple:
-    """The rule's order: the lowest recall over the topic sets (places*), the mean F1, the earlier listed."""
-    topic = min(x[3] for x in table if x[1] == name and x[0].startswith("places"))
-    say(f"{name}: lowest R over the topic sets {topic:.4f}")
-    return round(topic, 4), round(mean, 4), -names.index(name), name
+def lowest_over(prefix: str, what: str):
+    """The rule's order (forms_s44_sweep.main's ``rank``): the lowest recall over the sets named ``prefix``..., the mean F1,
+    the earlier listed."""
+    def rank(table: list, names: list[str], name: str, low: float, mean: float) -> tuple:
+        worst = min(x[3] for x in table if x[1] == name and x[0].startswith(prefix))
+        say(f"{name}: lowest R over the {what} sets {worst:.4f}")
+        return round(worst, 4), round(mean, 4), -names.index(name), name
+    return rank
+
+
+topic_first = lowest_over("places", "topic")  # the topic sets: places*
 
 
 if __name__ == "__main__":
