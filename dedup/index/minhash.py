@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from . import minhash_kernel
+from . import kernels
 
 U64 = np.uint64
 EMPTY = 0xFFFFFFFF  # every MinHash value of a row without shingles
@@ -101,7 +101,7 @@ def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray 
     if not len(hashes):
         return
     light = weights < 1.0 if weights is not None else None
-    kernel = minhash_kernel.compiled(len(hashes))
+    kernel = kernels.compiled(len(hashes))
     if kernel is not None:
         _compiled_chunk(kernel, hashes, counts, weights, light, a, b, out)
         return
@@ -134,9 +134,9 @@ def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray 
     out[has] = found
 
 
-def _compiled_chunk(kernel: minhash_kernel.Kernels, hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None,
+def _compiled_chunk(kernel: kernels.Kernels, hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None,
                     light: np.ndarray | None, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
-    """``_weighted_chunk`` by dedup.index.minhash_kernel: the light features' late values made as
+    """``_weighted_chunk`` by dedup.index.kernels: the light features' late values made as
     above (each distinct one at the weight of its first light place, found by a hash table, not a
     sort), the plain ones' in the kernel."""
     hashes, counts = np.ascontiguousarray(hashes), np.ascontiguousarray(counts)

@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from ..index import minhash_kernel
+from ..index import kernels
 from ..text.terms import TermModel
 from .recipe import Recipe
 from .spill import FeatureSpill
@@ -29,7 +29,7 @@ def sketch_spilled(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None,
     this process, or by ``workers`` processes when there are several ranges."""
     if len(spill) <= 1 or workers <= 1:
         return np.concatenate([_sketch_range(recipe, spill, terms, i) for i in range(len(spill))])
-    minhash_kernel.compiled()  # loaded (or compiled) once here, before the workers fork
+    kernels.compiled()  # loaded (or compiled) once here, before the workers fork
     out: np.ndarray | None = None
     work = functools.partial(_sketch_range, recipe, spill, terms)
     with Workers(work, min(workers, len(spill)), "sketch worker") as pool:

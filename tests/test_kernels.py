@@ -1,4 +1,4 @@
-"""Issue 26: the weighted MinHash made by the compiled kernels (dedup.index.minhash_kernel) gives
+"""Issue 26: the weighted MinHash made by the compiled kernels (dedup.index.kernels) gives
 exactly the numpy reference's values (the same stored sketches, no new full run), is compiled once
 a process and cached, and where numba cannot be had the reference runs instead."""
 
@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 from dedup.index import minhash as minhash_module
-from dedup.index import minhash_kernel
+from dedup.index import kernels
 from dedup.index.minhash import weighted_minhash
 
 
 @pytest.fixture
-def kernels():
+def compiled_kernels():
     """The compiled kernels (numba is a core dependency: a test fails where it cannot compile)."""
-    got = minhash_kernel.compiled()
+    got = kernels.compiled()
     assert got is not None
     return got
 
@@ -29,7 +29,7 @@ def kernels():
 def _reference(monkeypatch, *args, **kwargs):
     """``weighted_minhash`` by the numpy code alone."""
     with monkeypatch.context() as m:
-        m.setattr(minhash_kernel, "compiled", lambda features=0: None)
+        m.setattr(kernels, "compiled", lambda features=0: None)
         return weighted_minhash(*args, **kwargs)
 
 
@@ -48,14 +48,14 @@ def _rows(seed: int, rows: int = 300, pool: int = 400, light_share: float = 0.5,
 
 @pytest.mark.parametrize("seed, light_share, none", [(1, 0.5, False), (2, 0.0, False), (3, 1.0, False),
                                                       (4, 0.5, True), (5, 0.05, False)])
-def test_kernels_give_the_reference_values(monkeypatch, kernels, seed, light_share, none):
+def test_compiled_kernelsgive_the_reference_values(monkeypatch, compiled_kernels, seed, light_share, none):
     hashes, counts, weights = _rows(seed, light_share=light_share, none=none)
     for k, s in ((64, 1), (7, 3)):
         want = _reference(monkeypatch, hashes, counts, weights, k, s)
         assert weighted_minhash(hashes, counts, weights, k, s).tobytes() == want.tobytes()
 
 
-def test_kernels_across_chunk_boundaries_and_unequal_weights_of_one_feature(monkeypatch, kernels):
+def test_compiled_kernelsacross_chunk_boundaries_and_unequal_weights_of_one_feature(monkeypatch, compiled_kernels):
     """A feature light in some rows at different weights takes its first light place's weight in
     each chunk (the reference's rule); chunks of about 50 features make many boundaries."""
     hashes, counts, weights = _rows(6, rows=200, pool=30)
@@ -66,7 +66,7 @@ def test_kernels_across_chunk_boundaries_and_unequal_weights_of_one_feature(monk
     assert weighted_minhash(hashes, counts, weights, 64).tobytes() == want.tobytes()
 
 
-def test_kernels_on_empty_rows_alone_and_hashes_sharing_high_bits(monkeypatch, kernels):
+def test_compiled_kernelson_empty_rows_alone_and_hashes_sharing_high_bits(monkeypatch, compiled_kernels):
     counts = np.array([0, 0, 3, 0, 1])
     base = np.uint64(0xABCD_0000_0000_0000)
     hashes = np.array([base, base + np.uint64(1), base + np.uint64(1), base], np.uint64)  # the reference's np.unique path
@@ -77,12 +77,12 @@ def test_kernels_on_empty_rows_alone_and_hashes_sharing_high_bits(monkeypatch, k
     assert (empty == minhash_module.EMPTY).all()
 
 
-def test_light_places_grow_the_table_and_keep_the_first_place(kernels):
+def test_light_places_grow_the_table_and_keep_the_first_place(compiled_kernels):
     rng = np.random.default_rng(11)
     vocab = rng.integers(0, 2**63, size=5000, dtype=np.uint64)
     hashes = vocab[rng.integers(0, 5000, size=40000)]
     light = rng.random(40000) < 0.7
-    at, firsts = kernels.light_places(hashes, light)
+    at, firsts = compiled_kernels.light_places(hashes, light)
     assert (at[~light] == -1).all() and (hashes[firsts][at[light]] == hashes[light]).all()
     seen: dict[int, int] = {}
     for j in np.flatnonzero(light):
@@ -90,43 +90,43 @@ def test_light_places_grow_the_table_and_keep_the_first_place(kernels):
     assert firsts.tolist() == list(seen.values())
 
 
-def test_few_features_stay_in_numpy_until_the_kernels_are_there(monkeypatch):
+def test_few_features_stay_in_numpy_until_the_compiled_kernelsare_there(monkeypatch):
     """A small call (an incremental run's rows) does not pay numba's import and cache load."""
-    monkeypatch.setattr(minhash_kernel, "_state", [])
-    assert minhash_kernel.compiled(10) is None and minhash_kernel._state == []
-    assert minhash_kernel.compiled() is not None
-    assert minhash_kernel.compiled(10) is not None
+    monkeypatch.setattr(kernels, "_state", [])
+    assert kernels.compiled(10) is None and kernels._state == []
+    assert kernels.compiled() is not None
+    assert kernels.compiled(10) is not None
 
 
 def test_numba_missing_or_off_falls_back_to_numpy_with_one_warning(monkeypatch, caplog):
     hashes, counts, weights = _rows(7)
     want = _reference(monkeypatch, hashes, counts, weights, 64)
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba raises ImportError
-    monkeypatch.setattr(minhash_kernel, "_state", [])
-    with caplog.at_level(logging.WARNING, logger="dedup.index.minhash_kernel"):
-        assert minhash_kernel.compiled() is None
+    monkeypatch.setattr(kernels, "_state", [])
+    with caplog.at_level(logging.WARNING, logger="dedup.index.kernels"):
+        assert kernels.compiled() is None
         assert weighted_minhash(hashes, counts, weights, 64).tobytes() == want.tobytes()
     assert len(caplog.records) == 1 and "numba unavailable" in caplog.records[0].getMessage()
-    monkeypatch.setattr(minhash_kernel, "_state", [])
+    monkeypatch.setattr(kernels, "_state", [])
     monkeypatch.setenv("DEDUP_NUMBA", "0")
-    assert minhash_kernel.compiled() is None
+    assert kernels.compiled() is None
 
 
 def test_a_kernel_that_cannot_compile_falls_back_to_numpy(monkeypatch, caplog):
     def broken(*args):
         raise TypeError("no such loop")
 
-    monkeypatch.setattr(minhash_kernel, "_state", [])
-    monkeypatch.setattr(minhash_kernel, "row_minima", broken)
-    with caplog.at_level(logging.WARNING, logger="dedup.index.minhash_kernel"):
-        assert minhash_kernel.compiled() is None
+    monkeypatch.setattr(kernels, "_state", [])
+    monkeypatch.setattr(kernels, "_warm", broken)  # as a numba failing to type or compile a kernel would
+    with caplog.at_level(logging.WARNING, logger="dedup.index.kernels"):
+        assert kernels.compiled() is None
     assert "could not compile" in caplog.text
 
 
 CHILD = """
 import json
-from dedup.index import minhash_kernel
-k = minhash_kernel.compiled()
+from dedup.index import kernels
+k = kernels.compiled()
 print(json.dumps({"hits": sum(len(f.stats.cache_hits) for f in k), "misses": sum(len(f.stats.cache_misses) for f in k)}))
 """
 
@@ -164,10 +164,11 @@ def test_the_sketch_workers_are_forked_after_the_parent_loaded_the_kernels(tmp_p
     monkeypatch.setattr(spill, "SPILL_ROWS", 200)  # ranges in files, sketched by the workers
     seen = []
     real = sketching.Workers
-    monkeypatch.setattr(sketching, "Workers", lambda *a, **k: (seen.append(list(minhash_kernel._state)), real(*a, **k))[1])
-    monkeypatch.setattr(minhash_kernel, "_state", [])
+    monkeypatch.setattr(sketching, "Workers", lambda *a, **k: (seen.append(list(kernels._state)), real(*a, **k))[1])
+    monkeypatch.setattr(kernels, "_state", [])
     got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
     assert len(seen) == 1 and seen[0][0] is not None
-    monkeypatch.setattr(minhash_kernel, "_state", [None])  # the numpy code alone, in this process
+    monkeypatch.setattr(kernels, "_state", [None])  # the numpy code alone, in this process
     alone = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
     assert got.sketches.tobytes() == alone.sketches.tobytes()
+

@@ -1,6 +1,7 @@
-"""The weighted MinHash's row minima in compiled code (numba), the same values as the numpy
-reference in dedup.index.minhash (issue 26: the sketch stage's workers spent 77 % of their time
-in that reference's gathers and reductions, bench/results/sketch-s48.md).
+"""The sketch stage's kernels in compiled code (numba), the same answers as the numpy reference:
+the weighted MinHash's row minima and its light features' places (dedup.index.minhash; issue 26:
+the sketch workers spent 77 % of their time in that reference's gathers, reductions and sorts,
+bench/results/sketch-s48.md).
 
 One pass over each row's features and the K permutations: a plain feature's value
 ``(a_k * h + b_k) >> 32`` is made where it is used, a light one's (weight < 1) read from the
@@ -34,6 +35,9 @@ class Kernels(NamedTuple):
     light_places: Callable
 
 
+FUNCTIONS = ("row_minima", "light_places")
+
+
 def compiled(features: int = MIN_FEATURES) -> Kernels | None:
     """The compiled ``row_minima`` and ``light_places``, or None (numba missing, failing, or turned
     off): tried once a process, and not for fewer than MIN_FEATURES ``features`` (the reference's
@@ -55,9 +59,9 @@ def _compile() -> Kernels | None:
         return None
     try:
         try:
-            kernels = Kernels(*(numba.njit(cache=True, nogil=True)(f) for f in (row_minima, light_places)))
+            kernels = Kernels(*(numba.njit(cache=True, nogil=True)(globals()[f]) for f in FUNCTIONS))
         except RuntimeError:  # no cache directory numba can write (read-only package, no user cache)
-            kernels = Kernels(*(numba.njit(nogil=True)(f) for f in (row_minima, light_places)))
+            kernels = Kernels(*(numba.njit(nogil=True)(globals()[f]) for f in FUNCTIONS))
         _warm(kernels)
     except Exception as exc:  # a numba that cannot compile here: the reference gives the same values
         log.warning("numba could not compile the MinHash kernels (%s): using the numpy code", exc)
