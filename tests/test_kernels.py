@@ -16,6 +16,7 @@ import pytest
 from dedup.index import minhash as minhash_module
 from dedup.index import kernels
 from dedup.index.minhash import weighted_minhash
+from dedup.text.rarity import ContentModel
 
 
 @pytest.fixture
@@ -137,7 +138,7 @@ def test_compiled_once_then_loaded_from_the_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     runs = [json.loads(subprocess.run([sys.executable, "-c", CHILD], env=env, check=True, capture_output=True,
                                       text=True).stdout) for _ in range(2)]
-    assert runs[0]["misses"] == 2 and runs[1] == {"hits": 2, "misses": 0}
+    assert runs[0]["misses"] == 3 and runs[1] == {"hits": 3, "misses": 0}
     assert any(p.suffix == ".nbi" for p in tmp_path.rglob("*"))
 
 
@@ -172,3 +173,24 @@ def test_the_sketch_workers_are_forked_after_the_parent_loaded_the_kernels(tmp_p
     alone = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
     assert got.sketches.tobytes() == alone.sketches.tobytes()
 
+
+
+@pytest.mark.parametrize("common", [1, 700, 5000])
+def test_the_weights_looked_up_in_a_table_are_the_binary_search_ones(monkeypatch, compiled_kernels, common):
+    """A model of ``common`` features (more than the first table holds: it grows), queried with
+    features in it, not in it, and 0."""
+    rng = np.random.default_rng(common)
+    keys = np.unique(rng.integers(1, 2**64 - 1, size=common, dtype=np.uint64))
+    model = ContentModel(1000, 0.01, 5, 0.05, keys, rng.integers(6, 900, size=len(keys)))
+    hashes = np.concatenate([keys[rng.integers(0, len(keys), 3000)], rng.integers(0, 2**63, 3000, dtype=np.uint64),
+                             np.zeros(3, np.uint64)])
+    rng.shuffle(hashes)
+    with monkeypatch.context() as m:
+        m.setattr(kernels, "compiled", lambda features=0: None)
+        want = model.weights(hashes)
+    assert want is not None and model.weights(hashes).tobytes() == want.tobytes()
+    weights, hits = compiled_kernels.weigh(keys, np.arange(len(keys)) + 2.0, hashes)  # a key's place + 2
+    among = np.isin(hashes, keys)
+    assert hits == among.sum() and (weights[~among] == 1.0).all()
+    assert (keys[(weights[among] - 2).astype(np.int64)] == hashes[among]).all()
+    assert model.weights(np.array([5, 6], np.uint64)) is None  # none common: every feature weighs 1

@@ -1,7 +1,8 @@
 """The sketch stage's kernels in compiled code (numba), the same answers as the numpy reference:
 the weighted MinHash's row minima and its light features' places (dedup.index.minhash; issue 26:
 the sketch workers spent 77 % of their time in that reference's gathers, reductions and sorts,
-bench/results/sketch-s48.md).
+bench/results/sketch-s48.md), and the features' weights, looked up among the common features
+(dedup.text.rarity, the workers' next 14 %).
 
 One pass over each row's features and the K permutations: a plain feature's value
 ``(a_k * h + b_k) >> 32`` is made where it is used, a light one's (weight < 1) read from the
@@ -33,9 +34,10 @@ _state: list = []  # [the compiled kernels, or None where they cannot be had], o
 class Kernels(NamedTuple):
     row_minima: Callable
     light_places: Callable
+    weigh: Callable
 
 
-FUNCTIONS = ("row_minima", "light_places")
+FUNCTIONS = ("row_minima", "light_places", "weigh")
 
 
 def compiled(features: int = MIN_FEATURES) -> Kernels | None:
@@ -75,6 +77,36 @@ def _warm(kernels: Kernels) -> None:
     out = np.empty((1, 1), np.uint32)
     kernels.row_minima(a, np.ones(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1), np.uint32), a, a, out)
     kernels.light_places(a, np.ones(1, np.bool_))
+    kernels.weigh(a, np.ones(1), a)
+
+
+def weigh(keys, key_weights, hashes):  # pragma: no cover - run compiled
+    """(each hash's weight: ``key_weights`` at its place among ``keys``, the first where one
+    repeats, else 1.0; how many were among ``keys``): the weights' lookup (dedup.text.rarity) in a
+    table of the few thousand common features, made anew each call (a fraction of a millisecond),
+    in place of a binary search and gathers."""
+    bits = 10
+    while (1 << bits) < 2 * keys.shape[0]:
+        bits += 1
+    table = np.empty(1 << bits, np.uint64)
+    at = np.full(1 << bits, -1, np.int64)
+    for p in range(keys.shape[0]):
+        s = np.int64((keys[p] * _GOLDEN) >> np.uint64(64 - bits))
+        while at[s] >= 0 and table[s] != keys[p]:
+            s = (s + 1) & ((1 << bits) - 1)
+        if at[s] < 0:
+            table[s], at[s] = keys[p], p
+    out = np.ones(hashes.shape[0], np.float64)
+    hits = 0
+    for j in range(hashes.shape[0]):
+        h = hashes[j]
+        s = np.int64((h * _GOLDEN) >> np.uint64(64 - bits))
+        while at[s] >= 0 and table[s] != h:
+            s = (s + 1) & ((1 << bits) - 1)
+        if at[s] >= 0:
+            out[j] = key_weights[at[s]]
+            hits += 1
+    return out, hits
 
 
 def light_places(hashes, light):  # pragma: no cover - run compiled
