@@ -60,10 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     assert spec is not None and spec.loader is not None
     baseline = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(baseline)
-    hashes, counts, weights = features(a.rows, a.folder)
     t = time.perf_counter()
     got = kernels.compiled()
     sys.stdout.write(f"compiled kernels: {'loaded' if got else 'unavailable (numpy code)'} in {time.perf_counter() - t:.2f} s\n")
+    hashes, counts, weights = features(a.rows, a.folder)
     light = 0.0 if weights is None else float((weights < 1).mean())
     print(f"{a.rows:,} rows, {len(hashes):,} features ({len(np.unique(hashes)):,} distinct, {light:.0%} weighing < 1)")
     for name, w in (("weighted", weights), ("all weigh 1", None)):
