@@ -49,14 +49,14 @@ def _rows(seed: int, rows: int = 300, pool: int = 400, light_share: float = 0.5,
 
 @pytest.mark.parametrize("seed, light_share, none", [(1, 0.5, False), (2, 0.0, False), (3, 1.0, False),
                                                       (4, 0.5, True), (5, 0.05, False)])
-def test_compiled_kernelsgive_the_reference_values(monkeypatch, compiled_kernels, seed, light_share, none):
+def test_kernels_give_the_reference_values(monkeypatch, compiled_kernels, seed, light_share, none):
     hashes, counts, weights = _rows(seed, light_share=light_share, none=none)
     for k, s in ((64, 1), (7, 3)):
         want = _reference(monkeypatch, hashes, counts, weights, k, s)
         assert weighted_minhash(hashes, counts, weights, k, s).tobytes() == want.tobytes()
 
 
-def test_compiled_kernelsacross_chunk_boundaries_and_unequal_weights_of_one_feature(monkeypatch, compiled_kernels):
+def test_kernels_across_chunk_boundaries_and_unequal_weights_of_one_feature(monkeypatch, compiled_kernels):
     """A feature light in some rows at different weights takes its first light place's weight in
     each chunk (the reference's rule); chunks of about 50 features make many boundaries."""
     hashes, counts, weights = _rows(6, rows=200, pool=30)
@@ -67,7 +67,7 @@ def test_compiled_kernelsacross_chunk_boundaries_and_unequal_weights_of_one_feat
     assert weighted_minhash(hashes, counts, weights, 64).tobytes() == want.tobytes()
 
 
-def test_compiled_kernelson_empty_rows_alone_and_hashes_sharing_high_bits(monkeypatch, compiled_kernels):
+def test_kernels_on_empty_rows_alone_and_hashes_sharing_high_bits(monkeypatch, compiled_kernels):
     counts = np.array([0, 0, 3, 0, 1])
     base = np.uint64(0xABCD_0000_0000_0000)
     hashes = np.array([base, base + np.uint64(1), base + np.uint64(1), base], np.uint64)  # the reference's np.unique path
@@ -91,7 +91,7 @@ def test_light_places_grow_the_table_and_keep_the_first_place(compiled_kernels):
     assert firsts.tolist() == list(seen.values())
 
 
-def test_few_features_stay_in_numpy_until_the_compiled_kernelsare_there(monkeypatch):
+def test_few_features_stay_in_numpy_until_the_kernels_are_there(monkeypatch):
     """A small call (an incremental run's rows) does not pay numba's import and cache load."""
     monkeypatch.setattr(kernels, "_state", [])
     assert kernels.compiled(10) is None and kernels._state == []
@@ -142,16 +142,16 @@ def test_compiled_once_then_loaded_from_the_cache(tmp_path):
     assert any(p.suffix == ".nbi" for p in tmp_path.rglob("*"))
 
 
-def test_the_sketch_workers_are_forked_after_the_parent_loaded_the_kernels(tmp_path, monkeypatch):
-    """The parent loads (or compiles) the kernels once, so the forked workers inherit them; the
-    sketches are the numpy code's."""
+def test_the_sketch_workers_load_the_kernels_and_the_runs_process_does_not(tmp_path, monkeypatch):
+    """Each forked worker loads the kernels (numba's 130 MB would stay in the run's process to its
+    end); the sketches are the numpy code's."""
     import yaml
 
     from dedup.config import parse_config
     from dedup.db.source import Source
     from dedup.demo import DEMO_CONFIG
     from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
-    from dedup.runs import sketching, spill
+    from dedup.runs import spill
     from dedup.runs.featurise import featurise_table
     from dedup.runs.recipe import Recipe
 
@@ -163,12 +163,13 @@ def test_the_sketch_workers_are_forked_after_the_parent_loaded_the_kernels(tmp_p
     config = parse_config(raw, origin="test")
     recipe = Recipe.of(config)
     monkeypatch.setattr(spill, "SPILL_ROWS", 200)  # ranges in files, sketched by the workers
-    seen = []
-    real = sketching.Workers
-    monkeypatch.setattr(sketching, "Workers", lambda *a, **k: (seen.append(list(kernels._state)), real(*a, **k))[1])
+    loaded = tmp_path / "loaded"
+    loaded.mkdir()
+    real = kernels._compile
+    monkeypatch.setattr(kernels, "_compile", lambda: ((loaded / str(os.getpid())).touch(), real())[1])
     monkeypatch.setattr(kernels, "_state", [])
     got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
-    assert len(seen) == 1 and seen[0][0] is not None
+    assert kernels._state == [] and len(list(loaded.iterdir())) == 2  # in each worker, once
     monkeypatch.setattr(kernels, "_state", [None])  # the numpy code alone, in this process
     alone = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
     assert got.sketches.tobytes() == alone.sketches.tobytes()

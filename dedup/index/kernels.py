@@ -10,9 +10,10 @@ table of late values the reference makes too, so no (K, distinct) table and no g
 
 Compiled once per process, on first use (``compiled``), and kept in numba's cache (``cache=True``:
 ``__pycache__`` beside this file, or a user cache directory where the package is read-only, or
-``NUMBA_CACHE_DIR``), so a later process loads it instead of compiling (about 5 s; loading, with numba's import: 1.3 s, so
-a call with fewer than MIN_FEATURES features runs the reference until the kernels are there). The sketch
-workers are forked after the parent has compiled it (dedup.runs.sketching). Where numba is missing
+``NUMBA_CACHE_DIR``), so a later process loads it instead of compiling (about 5 s; loading, with numba's import: 1.3 s and
+about 130 MB of RSS, so a call with fewer than MIN_FEATURES features runs the reference until the
+kernels are there). Each sketch worker loads them (dedup.runs.sketching), not the run's process,
+which would keep numba's memory to the run's end. Where numba is missing
 or cannot compile, ``compiled`` says None (logged once) and the numpy reference runs: the same
 values, slower. ``DEDUP_NUMBA=0`` asks for the reference.
 """
