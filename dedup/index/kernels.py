@@ -42,9 +42,8 @@ FUNCTIONS = ("row_minima", "light_places", "weigh")
 
 
 def compiled(features: int = MIN_FEATURES) -> Kernels | None:
-    """The compiled ``row_minima`` and ``light_places``, or None (numba missing, failing, or turned
-    off): tried once a process, and not for fewer than MIN_FEATURES ``features`` (the reference's
-    few milliseconds) until then."""
+    """The compiled kernels, or None (numba missing, failing, or turned off): tried once a process,
+    and not for fewer than MIN_FEATURES ``features`` (the numpy code's few milliseconds) until then."""
     if not _state:
         if features < MIN_FEATURES:
             return None
@@ -73,7 +72,7 @@ def _compile() -> Kernels | None:
 
 
 def _warm(kernels: Kernels) -> None:
-    """Compile (or load from the cache) the one signature the sketches use, before any fork."""
+    """Compile (or load from the cache) the one signature of each kernel the sketches use, now."""
     a = np.ones(1, np.uint64)
     out = np.empty((1, 1), np.uint32)
     kernels.row_minima(a, np.ones(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1), np.uint32), a, a, out)
