@@ -25,11 +25,12 @@ import numpy as np
 from ..index import kernels
 from ..text.terms import TermModel
 from . import spill as spilling
+from .heap import give_back_freed
 from .recipe import Recipe
 from .spill import FeatureSpill
 from .workers import Workers
 
-SKETCH_ROWS = 1 << 12  # rows of a range sketched at a time (their temporaries: about 40 MB of demo rows)
+SKETCH_ROWS = 1 << 10  # rows of a range sketched at a time (4,096: a sketch worker's peak 13 MB higher, 200k demo rows)
 
 
 class SketchWorkers:
@@ -92,7 +93,9 @@ class _Sketcher:
             self.context = pickle.loads(value)
         else:
             assert self.context is not None
-            return _sketch_range(*self.context, value)
+            out = _sketch_range(*self.context, value)
+            give_back_freed()  # else the freed ranges' heap stayed: 185 -> 305 MB over 6 ranges (200k demo rows)
+            return out
         return None
 
 
