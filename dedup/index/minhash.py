@@ -18,6 +18,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from . import kernels
+
 U64 = np.uint64
 EMPTY = 0xFFFFFFFF  # every MinHash value of a row without shingles
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -99,6 +101,10 @@ def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray 
     if not len(hashes):
         return
     light = weights < 1.0 if weights is not None else None
+    kernel = kernels.compiled(len(hashes))
+    if kernel is not None:
+        _compiled_chunk(kernel, hashes, counts, weights, light, a, b, out)
+        return
     late = None
     if light is None or not light.any():
         distinct, _first, inv = distinct_inverse(hashes)
@@ -126,6 +132,21 @@ def _weighted_chunk(hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray 
             np.take(row, inv, out=v)
             found[:, i] = np.minimum.reduceat(v, starts)
     out[has] = found
+
+
+def _compiled_chunk(kernel: kernels.Kernels, hashes: np.ndarray, counts: np.ndarray, weights: np.ndarray | None,
+                    light: np.ndarray | None, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """``_weighted_chunk`` by dedup.index.kernels: the light features' late values made as
+    above (each distinct one at the weight of its first light place, found by a hash table, not a
+    sort), the plain ones' in the kernel."""
+    hashes, counts = np.ascontiguousarray(hashes), np.ascontiguousarray(counts)
+    if light is None or not light.any():
+        kernel.row_minima(hashes, counts, np.empty(0, np.int64), np.empty((0, len(a)), np.uint32), a, b, out)
+        return
+    assert weights is not None
+    at, first = kernel.light_places(hashes, light)
+    kernel.row_minima(hashes, counts, at, np.ascontiguousarray(_late_values(hashes[first], weights[first], a, b).T),
+                      a, b, out)
 
 
 def _late_values(hashes: np.ndarray, weights: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

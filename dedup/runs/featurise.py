@@ -20,7 +20,7 @@ from .clock import StageClock
 from .heap import give_back_freed
 from .learning import learned_from_spill
 from .recipe import Recipe
-from .sketching import sketch_spilled
+from .sketching import SketchWorkers, sketch_spilled
 from .spill import FeatureSpill
 from .stored import stored_fields
 from .stages import Progress, Rows, read_rows
@@ -45,14 +45,15 @@ def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None
     ``sketch`` of ``clock``). ``stored``: the term counts, common content features and a record
     table's field statistics are the ones the store's last full run kept, not learned from these rows."""
     clock = clock or StageClock()
-    with FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
+    sketching = SketchWorkers(source.count(), workers)  # forked before the read's heap exists
+    with sketching, FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
         with clock.stage("read+featurise"):
             rows = read_rows(source, recipe, progress, workers=workers, spill=spill)
         give_back_freed()  # the read's batches: 0.6 KB a row of free heap, else held to the end (issue 26)
         with clock.stage("sketch"):
             recipe, terms = learned_from_spill(recipe, spill, stored)
-            give_back_freed()  # the counting's ranges, before the sketch workers fork
-            sketches = sketch_spilled(recipe, spill, terms, workers)
+            give_back_freed()  # the counting's ranges
+            sketches = sketch_spilled(recipe, spill, terms, sketching)
             kept = stored_fields(stored, recipe) if stored is not None and recipe.learns else None
             recipe = kept if kept is not None else learned(recipe, sketches)
     return Featurised(rows=replace(rows, features=None), sketches=sketches, recipe=recipe, terms=terms)

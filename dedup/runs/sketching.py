@@ -2,45 +2,101 @@
 
 Once the run knows what the table shares (IDF term counts, common content features) each row's
 sketch depends on that row alone, so the spilled ranges of rows (dedup.runs.spill, SPILL_ROWS
-rows each) are sketched by ``workers`` processes. The workers are forked after the read; each
-reads the ranges it is given from the spill's files and sends back their sketches, so no process
-holds more than a range's features and temporaries. Before, the weighted MinHash of issue 22 took
-one process 45 s of a 200,000-row run on 16 cores (bench/results/scale16-stop31.md). The result is
-the same array ``Recipe.sketch`` makes of all the rows at once.
+rows each) are sketched by worker processes. Each reads the ranges it is given from the spill's
+files and sends back their sketches, so no process holds more than a range's features and
+temporaries. Before, the weighted MinHash of issue 22 took one process 45 s of a 200,000-row run
+on 16 cores (bench/results/scale16-stop31.md). The result is the same array ``Recipe.sketch``
+makes of all the rows at once.
+
+The workers (``SketchWorkers``) are forked BEFORE the read, while the run's process holds little
+more than the interpreter, and load the compiled kernels (dedup.index.kernels) while the table is
+read; after the read they are sent what the ranges are sketched with. Forked after the read, each
+started with the parent's 275 MB of RSS and added numba's: 200k demo rows peaked at 352 MB
+against 284 (bench/results/sketch-s48.md, round two).
 """
 
 from __future__ import annotations
 
-import functools
+import pickle
+from typing import Any
 
 import numpy as np
 
+from ..index import kernels
 from ..text.terms import TermModel
+from . import spill as spilling
+from .heap import give_back_freed
 from .recipe import Recipe
 from .spill import FeatureSpill
 from .workers import Workers
 
-SKETCH_ROWS = 1 << 12  # rows of a range sketched at a time (their temporaries: about 40 MB of demo rows)
+SKETCH_ROWS = 1 << 10  # rows of a range sketched at a time (4,096: a sketch worker's peak 13 MB higher, 200k demo rows)
 
 
-def sketch_spilled(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, workers: int = 1) -> np.ndarray:
-    """``recipe.sketch`` of every spilled row (features weighed by ``terms``): range by range in
-    this process, or by ``workers`` processes when there are several ranges."""
-    if len(spill) <= 1 or workers <= 1:
-        return np.concatenate([_sketch_range(recipe, spill, terms, i) for i in range(len(spill))])
-    out: np.ndarray | None = None
-    work = functools.partial(_sketch_range, recipe, spill, terms)
-    with Workers(work, min(workers, len(spill)), "sketch worker") as pool:
-        pending = [pool.put(i) for i in range(len(spill))]
+class SketchWorkers:
+    """Up to ``workers`` sketch worker processes for a table of about ``rows`` rows, forked now
+    (before the read), loading the kernels meanwhile; none for a table of one range."""
+
+    def __init__(self, rows: int, workers: int):
+        n = min(workers, -(-rows // spilling.SPILL_ROWS))
+        self.pool = Workers(_Sketcher(), n, "sketch worker") if n > 1 else None
+        self.loading = self.pool.each(("load", None)) if self.pool is not None else []
+
+    def __enter__(self) -> "SketchWorkers":
+        return self
+
+    def __exit__(self, kind, *exc) -> None:
+        if self.pool is not None:
+            self.pool.__exit__(kind, *exc)  # an error (a worker dead, Ctrl-C) kills them all at once
+
+    def sketch(self, recipe: Recipe, spill: FeatureSpill, terms: TermModel | None) -> np.ndarray:
+        """Every spilled range's sketches, in order, made by the workers."""
+        assert self.pool is not None
+        pool, context = self.pool, pickle.dumps((recipe, spill, terms), pickle.HIGHEST_PROTOCOL)
+        for seq in self.loading + pool.each(("context", context)):  # a pickling error is raised here, not lost in a queue's thread
+            pool.get(seq)
+        out: np.ndarray | None = None
         at = 0
-        for seq in pending:
+        for seq in [pool.put(("range", i)) for i in range(len(spill))]:
             part = pool.get(seq)
             if out is None:
                 out = np.empty((spill.rows, *part.shape[1:]), part.dtype)
             out[at:at + len(part)] = part
             at += len(part)
-    assert out is not None
-    return out
+        assert out is not None
+        return out
+
+
+def sketch_spilled(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None,
+                   workers: SketchWorkers | None = None) -> np.ndarray:
+    """``recipe.sketch`` of every spilled row (features weighed by ``terms``): by the ``workers``
+    when there are several ranges and workers, else range by range in this process."""
+    if len(spill) <= 1 or workers is None or workers.pool is None:
+        return np.concatenate([_sketch_range(recipe, spill, terms, i) for i in range(len(spill))])
+    return workers.sketch(recipe, spill, terms)
+
+
+class _Sketcher:
+    """A sketch worker's tasks: ``("load", None)`` loads the compiled kernels (from numba's cache;
+    loaded in the run's process, numba's 130 MB stayed in it to the run's end), ``("context",
+    pickled (recipe, spill, terms))`` keeps what the ranges are sketched with, ``("range", i)``
+    gives range i's sketches."""
+
+    def __init__(self) -> None:
+        self.context: tuple[Recipe, FeatureSpill, TermModel | None] | None = None
+
+    def __call__(self, task: tuple[str, Any]) -> np.ndarray | None:
+        kind, value = task
+        if kind == "load":
+            kernels.compiled()
+        elif kind == "context":
+            self.context = pickle.loads(value)
+        else:
+            assert self.context is not None
+            out = _sketch_range(*self.context, value)
+            give_back_freed()  # else the freed ranges' heap stayed: 185 -> 305 MB over 6 ranges (200k demo rows)
+            return out
+        return None
 
 
 def _sketch_range(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, i: int) -> np.ndarray:

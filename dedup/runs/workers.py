@@ -141,7 +141,15 @@ class Workers:
     def put(self, item: Any) -> int:
         """Give ``item`` to the least busy worker; returns its sequence number for ``get``."""
         self._check()
-        w = min(range(len(self.procs)), key=self.in_flight.__getitem__)
+        return self._give(min(range(len(self.procs)), key=self.in_flight.__getitem__), item)
+
+    def each(self, item: Any) -> list[int]:
+        """Give ``item`` to every worker, ahead of what is put after it (each has a queue of its
+        own); returns their sequence numbers for ``get``."""
+        self._check()
+        return [self._give(w, item) for w in range(len(self.procs))]
+
+    def _give(self, w: int, item: Any) -> int:
         self.seq += 1
         self.tasks[w].put((self.seq, item))
         self.in_flight[w] += 1

@@ -28,6 +28,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..index import kernels
+
 SALT = np.uint64(0x636F_6D6D_6F6E_0022)  # a content feature's hash XOR this is its key among the stored term counts
 IDENTITY_SALT = np.uint64(0x6964_656E_7469_0022)  # the same for an identity value's hash
 
@@ -111,6 +113,11 @@ class ContentModel:
         if not len(self.hashes) or not len(hashes):
             return None
         hashes = np.asarray(hashes, np.uint64)
+        compiled = kernels.compiled(len(hashes))
+        if compiled is not None:  # looked up in a hash table (dedup.index.kernels): the same weights
+            weighs = np.clip(self.common / self.counts, self.floor, 1.0)
+            w, hits = compiled.weigh(np.ascontiguousarray(self.hashes), weighs, np.ascontiguousarray(hashes))
+            return w if hits else None
         pos = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
         hit = self.hashes[pos] == hashes
         if not hit.any():
