@@ -53,6 +53,8 @@ def nfkc_of(value: str) -> str:
     ``tests/test_fast_featurise.py`` compares the two on varied and random text."""
     if len(value) < 24 or value.isascii():  # a name or a phone: the table's pattern would cost more than it saves
         return unicodedata.normalize("NFKC", value)
+    if unicodedata.is_normalized("NFKC", value):  # text normalised already (folded, spaces collapsed): no pattern scan
+        return value
     return unicodedata.normalize("NFKC", _compat()[1].sub(_run, value))
 
 
@@ -88,14 +90,26 @@ def normalize_text(value: str) -> str:
     """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed. (``split()``
     splits on what ``\\s`` matches, ``str.isspace``, and drops the ends: ``_WS.sub(" ", s).strip()``
     in a fifth of the time.)"""
-    normal = _fold(value, True)
-    return _fold_again(normal, " ".join(normal.split())).strip()
+    return _joined(value, " ").strip()
 
 
 def normalize_short(value: str) -> str:
     """A short field's whole value: like normalize_text, with all whitespace removed."""
-    normal = _fold(value, True)
-    return _fold_again(normal, "".join(normal.split()))
+    if value.isascii():  # a phone, a code: NFKC leaves ASCII as it is, and folding it is lower() (session 48)
+        return "".join(value.lower().split())
+    return _joined(value, "")
+
+
+def _joined(value: str, sep: str) -> str:
+    """``_fold_again(_fold(value, True), sep.join(its words))``. When the cell's NFKC folds to
+    itself (most text), folding that again is skipped: it would fold to itself (session 48)."""
+    normal = nfkc(value)
+    folded = normal.casefold()
+    if folded != normal:
+        normal = nfkc_of(folded)
+        return _fold_again(normal, sep.join(normal.split()))
+    spaced = sep.join(normal.split())
+    return normal if spaced == normal else _fold(spaced)
 
 
 def _fold_again(normal: str, spaced: str) -> str:
