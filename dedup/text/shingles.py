@@ -25,8 +25,9 @@ from ..index.minhash import splitmix64
 from .normalize import _fold, nfkc, nfkc_of
 
 U64 = np.uint64
-_NOISE = re.compile(r"[\W_]+")
-_DIGITS = re.compile(r"\d+")
+# X X* and not X+: a pattern that begins with a character set is searched for through it (session 48)
+_NOISE = re.compile(r"[\W_][\W_]*")
+_DIGITS = re.compile(r"\d\d*")
 SHINGLES_VERSION = 1  # bump when clean(), shingle_hashes() or number_hashes() change their output
 
 
