@@ -53,9 +53,14 @@ def nfkc_of(value: str) -> str:
     ``tests/test_fast_featurise.py`` compares the two on varied and random text."""
     if len(value) < 24 or value.isascii():  # a name or a phone: the table's pattern would cost more than it saves
         return unicodedata.normalize("NFKC", value)
-    if unicodedata.is_normalized("NFKC", value):  # text normalised already (folded, spaces collapsed): no pattern scan
-        return value
     return unicodedata.normalize("NFKC", _compat()[1].sub(_run, value))
+
+
+def renormal(value: str) -> str:
+    """``nfkc_of`` of text made from NFKC text (case folded, its spaces collapsed): mostly NFKC
+    still, which ``unicodedata.is_normalized`` tells without nfkc_of's pattern scan (session 48).
+    Not for raw cells: there the check mostly stops at a full-width character and is time lost."""
+    return value if unicodedata.is_normalized("NFKC", value) else nfkc_of(value)
 
 
 def _run(m: re.Match) -> str:
@@ -83,7 +88,14 @@ def _fold(value: str, raw: bool = False) -> str:
     the same result, and most Chinese text has nothing to fold). ``raw``: a cell value as read."""
     normal = nfkc(value) if raw else nfkc_of(value)
     folded = normal.casefold()
-    return normal if folded == normal else nfkc_of(folded)
+    return normal if folded == normal else renormal(folded)
+
+
+def _refold(text: str) -> str:
+    """``_fold`` of text made from NFKC text (its spaces collapsed or removed)."""
+    normal = renormal(text)
+    folded = normal.casefold()
+    return normal if folded == normal else renormal(folded)
 
 
 def normalize_text(value: str) -> str:
@@ -106,10 +118,10 @@ def _joined(value: str, sep: str) -> str:
     normal = nfkc(value)
     folded = normal.casefold()
     if folded != normal:
-        normal = nfkc_of(folded)
+        normal = renormal(folded)
         return _fold_again(normal, sep.join(normal.split()))
     spaced = sep.join(normal.split())
-    return normal if spaced == normal else _fold(spaced)
+    return normal if spaced == normal else _refold(spaced)
 
 
 def _fold_again(normal: str, spaced: str) -> str:
@@ -117,9 +129,9 @@ def _fold_again(normal: str, spaced: str) -> str:
     collapsed or removed. When that left it as it was (most text), its NFKC is itself (NFKC is
     idempotent) and only the case is folded again (session 46: one normalisation less a cell)."""
     if spaced != normal:
-        return _fold(spaced)
+        return _refold(spaced)
     folded = normal.casefold()
-    return normal if folded == normal else nfkc_of(folded)
+    return normal if folded == normal else renormal(folded)
 
 
 def value_to_text(value: object) -> str | None:

@@ -22,7 +22,7 @@ import numpy as np
 from cityhash import CityHash64
 
 from ..index.minhash import splitmix64
-from .normalize import _fold, nfkc, nfkc_of
+from .normalize import _fold, nfkc, nfkc_of, renormal
 
 U64 = np.uint64
 # X X* and not X+: a pattern that begins with a character set is searched for through it (session 48)
@@ -54,13 +54,13 @@ def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
     normal = "\n".join(map(nfkc, parts))
     folded = normal.casefold()
     if folded != normal:
-        folded = nfkc_of(folded)
+        folded = renormal(folded)
     return _DIGITS.sub("0", _NOISE.sub("", folded)), _DIGITS.findall(normal)
 
 
 def nfkc_again(folded: str) -> str:
     """NFKC of casefolded text (folding can un-normalise)."""
-    return nfkc_of(folded)
+    return renormal(folded)
 
 
 def fold_noise(text: str) -> str:
