@@ -46,7 +46,7 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     nfkc_batch.remember(row.get(name) for _, row in rows for name in texts)
     for key, row in rows:
         try:
-            values = tuple(row.get(n) for n in names)
+            values = tuple(map(row.get, names))
             plain = all(v is None or type(v) in (str, int) for v in values)  # hashable, and never True == 1
             f = seen.get(values) if plain else None
             if f is None:

@@ -80,7 +80,9 @@ def hashed_segments(fz: Featurizer, hashes: np.ndarray, seg_len: np.ndarray, seg
     heads = np.flatnonzero(np.r_[True, (rh[1:] != rh[:-1]) | (rr[1:] != rr[:-1])]) if len(by) else by
     total = _sum_in_order(weights[by], heads)
     head = by[heads]
-    place = np.argsort(run_row[head] * max(n, 1) + first[head])  # each row's features in the order first met
+    # each row's features in the order first met; the keys are distinct and already in row order, which
+    # the stable sort (a merge of runs) uses: half the time of the default one, the same order (session 48)
+    place = np.argsort(run_row[head] * max(n, 1) + first[head], kind="stable")
     head = head[place]
     counts = np.bincount(run_row[head], minlength=rows).astype(np.int64)
     return HashedFeatures(run_hash[head], total[place], ~whole[pos[head]], counts,

@@ -32,7 +32,7 @@ from .digit_scan import digit_runs
 from .scripts import LATIN_LETTER, clean_batch
 
 U64 = np.uint64
-_LATIN = re.compile(LATIN_LETTER + "+")
+_LATIN = re.compile(LATIN_LETTER + LATIN_LETTER + "*")  # begins with a character set: searched through it (s48)
 _WORD_SALT = U64(0x5157_4F52_4453_0001)
 CONTENT_VERSION = 2  # 1: shingles.clean_and_numbers' 3-grams, digits folded, no words
 

@@ -56,6 +56,13 @@ def nfkc_of(value: str) -> str:
     return unicodedata.normalize("NFKC", _compat()[1].sub(_run, value))
 
 
+def renormal(value: str) -> str:
+    """``nfkc_of`` of text made from NFKC text (case folded, its spaces collapsed): mostly NFKC
+    still, which ``unicodedata.is_normalized`` tells without nfkc_of's pattern scan (session 48).
+    Not for raw cells: there the check mostly stops at a full-width character and is time lost."""
+    return value if unicodedata.is_normalized("NFKC", value) else nfkc_of(value)
+
+
 def _run(m: re.Match) -> str:
     return _RUNS[m.group()]
 
@@ -81,21 +88,40 @@ def _fold(value: str, raw: bool = False) -> str:
     the same result, and most Chinese text has nothing to fold). ``raw``: a cell value as read."""
     normal = nfkc(value) if raw else nfkc_of(value)
     folded = normal.casefold()
-    return normal if folded == normal else nfkc_of(folded)
+    return normal if folded == normal else renormal(folded)
+
+
+def _refold(text: str) -> str:
+    """``_fold`` of text made from NFKC text (its spaces collapsed or removed)."""
+    normal = renormal(text)
+    folded = normal.casefold()
+    return normal if folded == normal else renormal(folded)
 
 
 def normalize_text(value: str) -> str:
     """Full-width -> half-width, case folded, runs of whitespace -> one space, trimmed. (``split()``
     splits on what ``\\s`` matches, ``str.isspace``, and drops the ends: ``_WS.sub(" ", s).strip()``
     in a fifth of the time.)"""
-    normal = _fold(value, True)
-    return _fold_again(normal, " ".join(normal.split())).strip()
+    return _joined(value, " ").strip()
 
 
 def normalize_short(value: str) -> str:
     """A short field's whole value: like normalize_text, with all whitespace removed."""
-    normal = _fold(value, True)
-    return _fold_again(normal, "".join(normal.split()))
+    if value.isascii():  # a phone, a code: NFKC leaves ASCII as it is, and folding it is lower() (session 48)
+        return "".join(value.lower().split())
+    return _joined(value, "")
+
+
+def _joined(value: str, sep: str) -> str:
+    """``_fold_again(_fold(value, True), sep.join(its words))``. When the cell's NFKC folds to
+    itself (most text), folding that again is skipped: it would fold to itself (session 48)."""
+    normal = nfkc(value)
+    folded = normal.casefold()
+    if folded != normal:
+        normal = renormal(folded)
+        return _fold_again(normal, sep.join(normal.split()))
+    spaced = sep.join(normal.split())
+    return normal if spaced == normal else _refold(spaced)
 
 
 def _fold_again(normal: str, spaced: str) -> str:
@@ -103,9 +129,9 @@ def _fold_again(normal: str, spaced: str) -> str:
     collapsed or removed. When that left it as it was (most text), its NFKC is itself (NFKC is
     idempotent) and only the case is folded again (session 46: one normalisation less a cell)."""
     if spaced != normal:
-        return _fold(spaced)
+        return _refold(spaced)
     folded = normal.casefold()
-    return normal if folded == normal else nfkc_of(folded)
+    return normal if folded == normal else renormal(folded)
 
 
 def value_to_text(value: object) -> str | None:

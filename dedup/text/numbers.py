@@ -27,7 +27,9 @@ from ..index.numbers import ORG_BIT, PLACE_BIT
 from .normalize import nfkc
 from .organisations import organisation_tokens
 
-_NUMBER = re.compile(r"\d+\D?")  # a digit run and the character after it: one string a match, no groups to join
+# a digit run and the character after it: one string a match, no groups to join; \d\d* (not \d+) so the search
+# skips to a digit through its character set, not a match tried at every character (session 48: 0.65 of the time)
+_NUMBER = re.compile(r"\d\d*\D?")
 KEEP = 16  # number tokens kept a row (uint32, two a word); a row with more keeps its smallest hashes
 # 2: place names kept after the numbers, numbers' hashes under PLACE_BIT (session 37); 3: matches that are no
 # name left out (session 40); 4: 和 may begin a name before a two-character ending (session 43); 5: 离 a

@@ -16,16 +16,18 @@ is built per shingle.
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 import numpy as np
 from cityhash import CityHash64
 
 from ..index.minhash import splitmix64
-from .normalize import _fold, nfkc, nfkc_of
+from .normalize import _fold, nfkc, nfkc_of, renormal
 
 U64 = np.uint64
-_NOISE = re.compile(r"[\W_]+")
-_DIGITS = re.compile(r"\d+")
+# X X* and not X+: a pattern that begins with a character set is searched for through it (session 48)
+_NOISE = re.compile(r"[\W_][\W_]*")
+_DIGITS = re.compile(r"\d\d*")
 SHINGLES_VERSION = 1  # bump when clean(), shingle_hashes() or number_hashes() change their output
 
 
@@ -52,13 +54,13 @@ def clean_and_numbers(parts: list[str]) -> tuple[str, list[str]]:
     normal = "\n".join(map(nfkc, parts))
     folded = normal.casefold()
     if folded != normal:
-        folded = nfkc_of(folded)
+        folded = renormal(folded)
     return _DIGITS.sub("0", _NOISE.sub("", folded)), _DIGITS.findall(normal)
 
 
 def nfkc_again(folded: str) -> str:
     """NFKC of casefolded text (folding can un-normalise)."""
-    return nfkc_of(folded)
+    return renormal(folded)
 
 
 def fold_noise(text: str) -> str:
@@ -109,9 +111,29 @@ def number_hashes(texts: list[str], copies: int = 2) -> tuple[np.ndarray, np.nda
 
 def number_list_hashes(found: list[list[str]], copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """``number_hashes`` from each text's ``numbers``."""
-    per_row = [[CityHash64(f"#{c}:{m}".encode()) for m in set(nums) for c in range(copies)] for nums in found]
-    counts = np.fromiter((len(r) for r in per_row), np.int64, len(per_row))
-    return np.fromiter((h for r in per_row for h in r), U64, int(counts.sum())), counts
+    memo = _COPIES.get(copies)
+    if memo is None or len(memo) >= _COPIES_LIMIT:
+        memo = _COPIES[copies] = _Copies(copies)
+    per_row = [[*map(memo.__getitem__, set(nums))] for nums in found]  # a row's distinct numbers, in set order
+    counts = np.fromiter(map(len, per_row), np.int64, len(per_row)) * copies
+    return np.fromiter(chain.from_iterable(chain.from_iterable(per_row)), U64, int(counts.sum())), counts
+
+
+class _Copies(dict):
+    """digit run -> its ``copies`` salted hashes, each hashed once while remembered: a table's rows share
+    most numbers (dates, days, amounts; session 48)."""
+
+    def __init__(self, copies: int) -> None:
+        super().__init__()
+        self.copies = copies
+
+    def __missing__(self, number: str) -> tuple[int, ...]:
+        value = self[number] = tuple(CityHash64(f"#{c}:{number}".encode()) for c in range(self.copies))
+        return value
+
+
+_COPIES: dict[int, _Copies] = {}
+_COPIES_LIMIT = 1 << 16  # numbers remembered a setting; then a fresh memo
 
 
 def merge(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -123,11 +145,11 @@ def merge(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray
 
 def distinct_per_row(hashes: np.ndarray, owner: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
     """Hashes grouped by row (``owner`` per hash), each row's duplicates dropped -> (hashes, counts)."""
-    order = row_hash_order(owner, hashes, rows)
-    hashes, owner = hashes[order], owner[order]
+    order, key, hashes = _row_hash_sorted(owner, hashes, rows)
     keep = np.ones(len(hashes), bool)
-    keep[1:] = (hashes[1:] != hashes[:-1]) | (owner[1:] != owner[:-1])
-    return hashes[keep], np.bincount(owner[keep], minlength=rows).astype(np.int64)
+    keep[1:] = hashes[1:] != hashes[:-1]  # equal hashes of two rows differ in their keys' owner bits
+    keep[1:] |= key[1:] != key[:-1]
+    return hashes[keep], np.bincount(owner[order[keep]], minlength=rows).astype(np.int64)
 
 
 def row_hash_order(owner: np.ndarray, hashes: np.ndarray, rows: int) -> np.ndarray:
@@ -135,11 +157,18 @@ def row_hash_order(owner: np.ndarray, hashes: np.ndarray, rows: int) -> np.ndarr
     uint64 key, the owner in its high bits and the hash's high bits below: a two-key lexsort takes
     three to four times as long. Where two hashes of one owner share their high bits and not the
     rest in the wrong order (about one row in 2**40), the lexsort is made instead: the same order."""
+    return _row_hash_sorted(owner, hashes, rows)[0]
+
+
+def _row_hash_sorted(owner: np.ndarray, hashes: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(``row_hash_order``, the sort key and the hashes in that order): distinct_per_row reads
+    them instead of gathering the hashes and owners again."""
     bits = max(1, (rows - 1).bit_length())
-    key = (owner.astype(U64) << U64(64 - bits)) | (hashes >> U64(bits))
-    order = np.argsort(key, kind="stable")
-    key, ordered = key[order], hashes[order]
+    keys = (owner.astype(U64) << U64(64 - bits)) | (hashes >> U64(bits))
+    order = np.argsort(keys, kind="stable")
+    key, ordered = keys[order], hashes[order]
     tie = key[1:] == key[:-1]
     if (ordered[1:][tie] < ordered[:-1][tie]).any():
-        return np.lexsort((hashes, owner))
-    return order
+        order = np.lexsort((hashes, owner))
+        key, ordered = keys[order], hashes[order]
+    return order, key, ordered

@@ -106,7 +106,7 @@ class TextSignature:
         of_row: list = []
         distinct: list = []
         for r in rows:
-            values = tuple(r.get(c) for c in columns)
+            values = tuple(map(r.get, columns))
             if all(v is None or type(v) in (str, int) for v in values):  # hashable, and never True == 1
                 i = first.setdefault(values, len(distinct))
             else:
