@@ -69,17 +69,20 @@ class PackedEntries:
     def __len__(self) -> int:
         return len(self.name_at)
 
-    def entries(self, at: np.ndarray) -> BlockEntries:
-        """The entries at positions ``at``, as BlockEntries."""
+    def entries(self, at: np.ndarray, shared: bool = True) -> BlockEntries:
+        """The entries at positions ``at``, as BlockEntries; entries of one name share its str
+        (the copies of a mass petition: one name object, not one each), or with ``shared`` False
+        and names held as parts, a str an entry (``_names_at``)."""
         rows = self.row_at[at]
-        return BlockEntries(self._names_at(at), picked(self.keys, rows), self.fingerprints[rows])
+        return BlockEntries(self._names_at(at, shared), picked(self.keys, rows), self.fingerprints[rows])
 
-    def _names_at(self, at: np.ndarray) -> list[str]:
-        """The names of the entries at ``at`` as str. Names held as parts (``Names``: ASCII) are
-        made and decoded by numpy, a str an entry (2.1 CPU s became 1.4 for the 3.2 million
-        entries of 200k news rows, most of it np.unique and a decode call a name: store2-s48.md);
-        UTF-8 bytes are decoded once a distinct name."""
-        if not isinstance(self.names, np.ndarray):
+    def _names_at(self, at: np.ndarray, shared: bool) -> list[str]:
+        """The names of the entries at ``at`` as str. Unshared, names held as parts (``Names``:
+        ASCII) are made and decoded by numpy, a str an entry: the store writer's slices, let go a
+        slice at a time (2.1 CPU s became 1.4 for the 3.2 million entries of 200k news rows, most
+        of it np.unique and a decode call a name: store2-s48.md). Else each distinct name is
+        decoded once."""
+        if not shared and not isinstance(self.names, np.ndarray):
             return self.names[self.name_at[at]].astype("U").tolist()
         used, which = np.unique(self.name_at[at], return_inverse=True)
         names = [b.decode("utf-8") for b in self.names[used].tolist()]
@@ -94,7 +97,7 @@ class PackedEntries:
         given (each block's entries as the pipeline filed them: the MongoDB documents' order)."""
         order = self._order(by_key)
         for lo in range(0, len(order), SLICE):
-            yield self.entries(order[lo:lo + SLICE])
+            yield self.entries(order[lo:lo + SLICE], shared=False)
 
     def by_block(self) -> Iterator[tuple[str, list[tuple[str, int]]]]:
         """(block name, [(row key, fingerprint as the signed 64-bit int with the same bits)]) for
