@@ -78,3 +78,26 @@ def test_keys_ranked_without_a_dict_are_the_sorted_distinct_keys_places():
     distinct = sorted(set(keys))
     assert entries_module._ranks(keys).tolist() == [distinct.index(k) for k in keys]
     assert entries_module._ranks([]).tolist() == [] and entries_module._ranks(["x"]).tolist() == [0]
+
+
+@pytest.mark.parametrize("by_key", [True, False])
+def test_entries_of_names_held_as_parts_are_those_of_the_names_as_bytes(by_key, monkeypatch):
+    """The store writer's slices (store2-s48: names held as parts are decoded by numpy, a str an
+    entry): the same names, keys and fingerprints, in the same order, as the names held as bytes,
+    a name filed more than once (a key twice, a suffixed copy) included."""
+    monkeypatch.setattr(entries_module, "SLICE", 7)
+    rng = np.random.default_rng(5)
+    labels = ["b0:", "b1:", "i0:"]
+    keys = rng.integers(0, 6, size=(40, len(labels))).astype(np.uint64) * np.uint64(2**60 // 6)
+    parts, _ = key_parts(keys, labels, rng.random(keys.shape) < 0.3)
+    parts = parts.with_suffix(np.arange(0, len(parts), 3))
+    row_keys = [f"r{i}" for i in range(25)]
+    name_at = rng.integers(0, len(parts), size=90)
+    row_at = rng.integers(0, len(row_keys), size=90)
+    fps = rng.integers(0, 2**63, size=len(row_keys)).astype(np.uint64)
+    held = entries_module.PackedEntries(parts, name_at, row_at, row_keys, fps)
+    as_bytes = entries_module.PackedEntries(parts[np.arange(len(parts))], name_at, row_at, row_keys, fps)
+    got, want = list(held.slices(by_key)), list(as_bytes.slices(by_key))
+    assert [(e.names, e.keys, e.fingerprints.tolist()) for e in got] == \
+        [(e.names, e.keys, e.fingerprints.tolist()) for e in want]
+    assert all(isinstance(n, str) for e in got for n in e.names) and sum(map(len, got)) == 90
