@@ -40,12 +40,14 @@ class Featurised:
 
 
 def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None = None, workers: int = 1,
-                    clock: StageClock | None = None, stored: Store | None = None) -> Featurised:
+                    clock: StageClock | None = None, stored: Store | None = None, total: int | None = None) -> Featurised:
     """Read every row of the table, sketch it and learn from it (stages ``read+featurise`` and
     ``sketch`` of ``clock``). ``stored``: the term counts, common content features and a record
-    table's field statistics are the ones the store's last full run kept, not learned from these rows."""
+    table's field statistics are the ones the store's last full run kept, not learned from these rows.
+    ``total``: the table's rows where the caller has counted them (else counted here, for the
+    number of sketch workers)."""
     clock = clock or StageClock()
-    sketching = SketchWorkers(source.count(), workers)  # forked before the read's heap exists
+    sketching = SketchWorkers(source.count() if total is None else total, workers)  # forked before the read's heap exists
     with sketching, FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
         with clock.stage("read+featurise"):
             rows = read_rows(source, recipe, progress, workers=workers, spill=spill)

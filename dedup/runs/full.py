@@ -55,7 +55,7 @@ def run_full(config: Config, table: str | None = None, progress: Progress | None
         workers = resolve_workers(config.text.workers)
         with writing_beside(store, total, workers, write_rows) as writer:  # forked before the read's heap exists
             featured = featurise_table(source, recipe, progress=progress, workers=workers, clock=clock,
-                                       stored=store if keep_terms else None)
+                                       stored=store if keep_terms else None, total=total)
             rows, recipe, terms = featured.rows, featured.recipe, featured.terms
             decisions = store.decisions(recipe.table.name)
             with clock.stage("groups"):
