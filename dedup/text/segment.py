@@ -274,7 +274,7 @@ class Segmenter:
             return []
         new = set(tokens) - self._seen  # set ops in C; each token's hash is kept for the filter below (issue 26)
         if new:
-            self._dropped.update(t for t in new if t in self.stopwords or _is_noise(t))
+            self._dropped.update(filter(self.dropped, new))
             self._seen.update(new)  # after: a token seen is judged (threads may share a segmenter)
         dropped = self._dropped
         return [t for t in tokens if t not in dropped]
