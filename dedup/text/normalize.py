@@ -82,11 +82,11 @@ def nfkc(value: str) -> str:
     return out
 
 
-def _fold(value: str, raw: bool = False) -> str:
+def _fold(value: str) -> str:
     """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise
     twice; the second time only when folding changed something (else it would return its input:
-    the same result, and most Chinese text has nothing to fold). ``raw``: a cell value as read."""
-    normal = nfkc(value) if raw else nfkc_of(value)
+    the same result, and most Chinese text has nothing to fold)."""
+    normal = nfkc_of(value)
     folded = normal.casefold()
     return normal if folded == normal else renormal(folded)
 
@@ -113,8 +113,8 @@ def normalize_short(value: str) -> str:
 
 
 def _joined(value: str, sep: str) -> str:
-    """``_fold_again(_fold(value, True), sep.join(its words))``. When the cell's NFKC folds to
-    itself (most text), folding that again is skipped: it would fold to itself (session 48)."""
+    """``_fold_again`` of the cell's (memoised) NFKC, case folded, and ``sep.join`` of its words.
+    When the cell's NFKC folds to itself (most text), folding that again is skipped (session 48)."""
     normal = nfkc(value)
     folded = normal.casefold()
     if folded != normal:
