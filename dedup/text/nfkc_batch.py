@@ -26,7 +26,7 @@ LONG = 24  # shorter cells (names, phones) go through nfkc_of alone, as before
 def _single() -> np.ndarray:
     """uint32 code point -> its NFKC where that is one BMP character, else itself (the BMP)."""
     out = np.arange(0x10000, dtype=np.uint32)
-    for c, normal in normalize._compat()[0].items():
+    for c, normal in normalize.compat_table().items():
         if len(normal) == 1:
             out[c] = ord(normal)
     return out
@@ -34,9 +34,8 @@ def _single() -> np.ndarray:
 
 def remember(cells: Iterable[object]) -> None:
     """Put the NFKC of the long non-ASCII string ``cells`` not yet remembered in the memo."""
-    memo = normalize._MEMO
-    todo = [v for v in dict.fromkeys(c for c in cells if type(c) is str and len(c) >= LONG)
-            if v not in memo and not v.isascii()]
+    todo = [v for v in normalize.not_remembered(list(dict.fromkeys(c for c in cells if type(c) is str and len(c) >= LONG)))
+            if not v.isascii()]
     if not todo:
         return
     try:
@@ -45,10 +44,5 @@ def remember(cells: Iterable[object]) -> None:
         return
     bmp = codes < 0x10000
     text = np.where(bmp, _single()[np.where(bmp, codes, 0)], codes).tobytes().decode("utf-32-le")
-    if len(memo) + len(todo) >= normalize._MEMO_LIMIT:
-        memo.clear()
-    start = 0
-    for value in todo:
-        end = start + len(value)
-        memo[value] = unicodedata.normalize("NFKC", text[start:end])
-        start = end
+    ends = np.cumsum([len(v) for v in todo]).tolist()
+    normalize.remember_nfkc(todo, [unicodedata.normalize("NFKC", text[start:end]) for start, end in zip([0] + ends, ends)])

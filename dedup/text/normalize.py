@@ -82,6 +82,24 @@ def nfkc(value: str) -> str:
     return out
 
 
+def compat_table() -> dict[int, str]:
+    """BMP code point -> its NFKC, for the characters NFKC changes (what dedup.text.nfkc_batch reads)."""
+    return _compat()[0]
+
+
+def not_remembered(values: list[str]) -> list[str]:
+    """Those of ``values`` whose NFKC ``nfkc`` does not remember."""
+    return [v for v in values if v not in _MEMO]
+
+
+def remember_nfkc(values: list[str], normals: list[str]) -> None:
+    """Put the NFKC of ``values`` (``normals``, made by the caller) in ``nfkc``'s memo, forgetting
+    all it held first when they would not fit."""
+    if len(_MEMO) + len(values) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO.update(zip(values, normals))
+
+
 def _fold(value: str) -> str:
     """NFKC with case folding (as Unicode's NFKC_Casefold): folding can un-normalise, so normalise
     twice; the second time only when folding changed something (else it would return its input:
