@@ -6,6 +6,7 @@ stopwords only), in both fingerprint layouts and TF modes, across a token table 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import numpy as np
@@ -15,7 +16,7 @@ from dedup.config import FieldSpec
 from dedup.runs import parallel
 from dedup.runs.parallel import featurize_rows
 from dedup.store import Skipped
-from dedup.text import nfkc_batch, normalize, token_table
+from dedup.text import nfkc_batch, normalize, segment, token_table
 from dedup.text.batch import hashed_batch
 from dedup.text.features import Featurizer
 from dedup.text.segment import Segmenter, load_stopwords
@@ -113,6 +114,19 @@ def test_tokens_less_the_dropped_are_the_terms():
     numbers = table.numbers(["的", "噪音", "，", "的"])
     assert numbers[0] == numbers[3] and table.dropped(numbers).tolist() == [True, False, True, True]
     assert table.hashes(np.empty(0, np.int64)).tolist() == [] and table.dropped(np.empty(0, np.int64)).tolist() == []
+
+
+_JOIN = re.compile(r"[a-zA-Z0-9][+#&._%\-]|[+#&._%\-][a-zA-Z0-9]")
+
+
+def test_may_differ_is_the_two_way_search():
+    """The one-class scan first changes no verdict (session 47's expression as the reference)."""
+    def old(text: str) -> bool:
+        return _JOIN.search(text) is not None and any(
+            _JOIN.search(run) and not segment._NUMBER.fullmatch(run) for run in segment._ASCII_RUN.findall(text))
+    pool = texts(20_000, seed=6, longest=60) + ["c.b", "3.5", "12%", "a-b", "33.6k", "-", "x+", "投诉3.5%的c_d"]
+    verdicts = [segment._may_differ(t) for t in pool]
+    assert verdicts == [old(t) for t in pool] and sum(verdicts) > 100
 
 
 def test_a_batch_s_nfkc_remembered_is_unicodedata_s():

@@ -63,10 +63,23 @@ _WIDE_HAN = ("\u3400-\u4dbf\u9fd6-\u9fff\uf900-\ufaff\U00020000-\U0002a6df\U0002
 _SUSPECT = re.compile(f"[+#&._%\\-{_WIDE_HAN}]")
 _WIDE_SPLIT = re.compile(f"([{_WIDE_HAN}])")
 _JOINER = re.compile(r"[+#&._%\-]")
+_ASCII_JOIN = re.compile(r"[a-zA-Z0-9][+#&._%\-]|[+#&._%\-][a-zA-Z0-9]")
+_ASCII_RUN = re.compile(r"[a-zA-Z0-9+#&._%\-]+")
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?%?")
 _HAN = re.compile("[\u4e00-\u9fd5]")  # jieba.finalseg.re_han's class: what the HMM cuts
 _SKIP = re.compile(r"([a-zA-Z0-9]+(?:\.\d+)?%?)")  # jieba.finalseg.re_skip, verbatim
 # The words of jieba's (and rjieba's) dictionary without an ideograph: a step of the route, never re-split.
 _ASCII_WORDS = frozenset({"AT&T", "c#", "C#", "c++", "C++"})
+
+
+def _may_differ(text: str) -> bool:
+    """Whether rjieba's HMM words of ``text`` may join what jieba splits: a run of ASCII letters,
+    digits and joiners holding a join (a letter or digit beside a joiner) that is not a plain number
+    (``3.5``, ``12%``, which both keep whole). rjieba's joined pieces are unions of ``re_skip``'s, so a
+    text without such a run has nothing to split again; the test spares the token loop the news texts
+    with only numbers. A join lies inside one run, so the runs alone tell (a one-class scan first)."""
+    return _JOINER.search(text) is not None and any(
+        _ASCII_JOIN.search(run) and not _NUMBER.fullmatch(run) for run in _ASCII_RUN.findall(text))
 
 
 def rjieba_installed() -> bool:
@@ -181,18 +194,23 @@ def _rjieba_class() -> type:
 
 def _cut_rjieba_hmm(text: str) -> list[str]:
     """jieba's HMM words of ``text``: rjieba's, corrected where it cuts otherwise (module docstring)."""
-    rj = _rjieba()
     if _SUSPECT.search(text) is None:  # one scan: most texts hold neither a joiner nor a rare ideograph
-        return rj.cut(text, True)
+        return _rjieba().cut(text, True)
     if _WIDE_SPLIT.search(text) is None:
-        return _split_joined(rj.cut(text, True))
+        return _cut_hmm_joined(text)
     out: list[str] = []
     for i, piece in enumerate(_WIDE_SPLIT.split(text)):  # odd places: the rare ideographs, each a word
         if i % 2:
             out.append(piece)
         elif piece:
-            out += _split_joined(rj.cut(piece, True))
+            out += _cut_hmm_joined(piece)
     return out
+
+
+def _cut_hmm_joined(text: str) -> list[str]:
+    """jieba's HMM words of a text without the rare ideographs: rjieba's, its joins split again."""
+    tokens = _rjieba().cut(text, True)
+    return _split_joined(tokens) if _may_differ(text) else tokens
 
 
 def _split_joined(tokens: list[str]) -> list[str]:
