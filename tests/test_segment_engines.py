@@ -68,22 +68,12 @@ def test_the_corrected_cases_are_ones_rjieba_alone_cuts_otherwise():
         assert rj.cut(text, True) != words("jieba", True, text), text
 
 
-_PIECES = st.sampled_from(["投诉", "噪音", "物业", "柯亨", "每平方米", "元", "的", "a", "k", "z", "0", "9", "33",
-                           ".", "-", "_", "%", "+", "#", "&", " ", ",", "。", "@", "(", "ｂ", "\u3000"])
-
-
-@needs_rjieba
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_PIECES, max_size=12).map("".join), st.booleans())
-def test_rjieba_gives_jiebas_words_on_generated_text(text, hmm):
-    assert words("rjieba", hmm, text) == words("jieba", hmm, text)
-
-
 # Ideographs (alone and in words), ASCII letters and digits, the joiners jieba keeps in a block, the
-# dictionary's words mixing them (T恤, c++, AT&T), ideographs only rjieba keeps in a block, spaces.
+# dictionary's words mixing them (T恤, c++, AT&T), ideographs only rjieba keeps in a block, spaces
+# (the pieces of the generated test it replaces, which ran 300 texts, are among them).
 _MIXED = st.sampled_from([
     "投诉", "噪音", "物业", "中国", "的", "元", "人", "国", "柯亨", "哲学", "教授", "粤", "每平方米",
-    "a", "b", "c", "C", "k", "x", "T", "S", "Q", "A", "0", "1", "5", "9", "33", "ab12",
+    "a", "b", "c", "C", "k", "x", "z", "T", "S", "Q", "A", "0", "1", "5", "9", "33", "ab12",
     ".", "-", "_", "%", "+", "#", "&", "..", "-1", ".5",
     "T恤", "B超", "c++", "C++", "c#", "C#", "AT&T", "4S店", "江南style", "QQ号", "IP地址", "阿Q", "1号店", "PH值",
     "㐀", "鿖", "\uf900", "\U00020000", " ", "\r\n", "\t", ",", "。", "(", "@", "ｂ", "３", "\u3000"])

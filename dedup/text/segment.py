@@ -8,7 +8,7 @@ jieba, and warns once. rjieba is held to jieba's output, not trusted for it. Wit
 
 * Inside a run of characters the dictionary left one by one, jieba splits what is not an ideograph
   with ``finalseg.re_skip`` (``[a-zA-Z0-9]+(?:\.\d+)?%?``), rjieba keeps ASCII letters and digits
-  joined by ``.``, ``-``, ``_`` or ``%`` as one word (``c.b``, ``a-b``, ``33.6k`` for jieba's ``c``
+  joined by ``.``, ``-`` or ``_`` as one word (``c.b``, ``a-b``, ``33.6k`` for jieba's ``c``
   ``.`` ``b``, ..., ``33.6`` ``k``). Its pieces are always unions of jieba's, so each such token, unless
   one of the five dictionary words without an ideograph (``c++``, ``AT&T``), is split again with
   ``re_skip``: jieba's words, without loading jieba.
