@@ -4,6 +4,8 @@ rjieba alone differs, and on generated strings; ``text.segmenter`` chooses, ``au
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 
 import jieba
 import pytest
@@ -48,22 +50,54 @@ def test_rjieba_gives_jiebas_words_on_the_corpus(paragraphs, hmm, form):
 @pytest.mark.parametrize("text", [
     "c.b", "英国哲学教授g.a.柯亨", "用粤a.h7477微型面包车", "可升级的33.6k或56kmodem", "呃a-b", "a_b", "x.1yyz)",
     "物业费每平方米3.5元,上涨12%", "版本v1.2", "c+b", "c#b", "a&b", "", " ", "的了,。!",
+    "㐀㐁", "中鿖鿗a.b", "\uf900\uf901", "\U00020000\U00020001投诉", "c++a.b", "AT&T-1", "x-1.5%y", "T恤a_b_c",
+    "a..b--c__d%%e", "1.5.6", "a.1.2b", "\r\na.b\r\n",
 ])
 @pytest.mark.parametrize("hmm", [True, False], ids=["hmm", "no-hmm"])
 def test_where_rjieba_alone_joins_more_jieba_decides(text, hmm):
-    """The first seven are cut otherwise by rjieba 0.2.2 alone with the HMM on (segment.py's docstring)."""
+    """The first seven, and the rare ideographs, are cut otherwise by rjieba 0.2.2 alone with the HMM
+    on (segment.py's docstring): its words are corrected to jieba's."""
     assert words("rjieba", hmm, text) == words("jieba", hmm, text)
-
-
-_PIECES = st.sampled_from(["投诉", "噪音", "物业", "柯亨", "每平方米", "元", "的", "a", "k", "z", "0", "9", "33",
-                           ".", "-", "_", "%", "+", "#", "&", " ", ",", "。", "@", "(", "ｂ", "\u3000"])
 
 
 @needs_rjieba
-@settings(max_examples=300, deadline=None)
-@given(st.lists(_PIECES, max_size=12).map("".join), st.booleans())
-def test_rjieba_gives_jiebas_words_on_generated_text(text, hmm):
+def test_the_corrected_cases_are_ones_rjieba_alone_cuts_otherwise():
+    """The correction is needed (rjieba 0.2.2 alone): a newer rjieba that cuts as jieba would show here."""
+    rj = segment._rjieba()
+    for text in ["c.b", "33.6k", "粤a.h7477", "㐀㐁", "中鿖鿗", "a-1"]:
+        assert rj.cut(text, True) != words("jieba", True, text), text
+
+
+# Ideographs (alone and in words), ASCII letters and digits, the joiners jieba keeps in a block, the
+# dictionary's words mixing them (T恤, c++, AT&T), ideographs only rjieba keeps in a block, spaces
+# (the pieces of the generated test it replaces, which ran 300 texts, are among them).
+_MIXED = st.sampled_from([
+    "投诉", "噪音", "物业", "中国", "的", "元", "人", "国", "柯亨", "哲学", "教授", "粤", "每平方米",
+    "a", "b", "c", "C", "k", "x", "z", "T", "S", "Q", "A", "0", "1", "5", "9", "33", "ab12",
+    ".", "-", "_", "%", "+", "#", "&", "..", "-1", ".5",
+    "T恤", "B超", "c++", "C++", "c#", "C#", "AT&T", "4S店", "江南style", "QQ号", "IP地址", "阿Q", "1号店", "PH值",
+    "㐀", "鿖", "\uf900", "\U00020000", " ", "\r\n", "\t", ",", "。", "(", "@", "ｂ", "３", "\u3000"])
+
+
+@needs_rjieba
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(_MIXED, max_size=16).map("".join), st.booleans())
+def test_rjieba_gives_jiebas_words_on_mixed_text(text, hmm):
+    """jieba stays the reference: the corrected rjieba path on thousands of generated texts."""
     assert words("rjieba", hmm, text) == words("jieba", hmm, text)
+
+
+@needs_rjieba
+def test_the_rjieba_path_never_imports_jieba():
+    """The correction replaces jieba (issue 26: importing it and loading its dictionary cost a text
+    worker about 1 s of CPU and tens of MB): texts it used to be given for are cut without it."""
+    code = ("import sys\n"
+            "from dedup.text import segment\n"
+            "cut = segment.cutter('rjieba', True)\n"
+            "words = [cut(t) for t in ('c.b', '英国哲学教授g.a.柯亨', '可升级的33.6k或56kmodem', '㐀㐁', '投诉')]\n"
+            "print(words[0], 'jieba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["['c',", "'.',", "'b']", "False"]
 
 
 @needs_rjieba

@@ -1,15 +1,23 @@
-"""Chinese segmentation: jieba's words, computed by rjieba (jieba's Rust port) where it gives the same.
+r"""Chinese segmentation: jieba's words, computed by rjieba (jieba's Rust port) and corrected where it differs.
 
 Two engines make the same tokens (``text.segmenter``): **jieba**, the reference, and **rjieba**, a
 Rust port about ten times faster. ``auto`` (the default) takes rjieba when it is installed, else
-jieba, and warns once. rjieba is held to jieba's output, not trusted for it: with the HMM on,
-rjieba keeps ASCII letters and digits joined by ``.``, ``-`` or ``_`` as one word (``c.b``,
-``a-b``, ``33.6k``) where jieba splits them (``c`` ``.`` ``b``) — after normalisation turns
-full-width letters and digits into ASCII, 4 of the 3,694 People's Daily paragraphs of
-``bench/datasets/heldout`` differ so. A block jieba cuts on its own (a run of ideographs, ASCII letters and
-digits and ``+#&._%-``) holding such a join, other than a plain number (``3.5``, ``12%``), is
-therefore given to jieba; everything else goes to rjieba. ``tests/test_segment_engines.py`` runs
-both on that corpus, in both HMM modes, and fails on any difference.
+jieba, and warns once. rjieba is held to jieba's output, not trusted for it. With the HMM on, rjieba
+0.2.2 cuts otherwise in two ways, both outside the HMM's ideographs (issue 26,
+``bench/results/jieba-s49.md``):
+
+* Inside a run of characters the dictionary left one by one, jieba splits what is not an ideograph
+  with ``finalseg.re_skip`` (``[a-zA-Z0-9]+(?:\.\d+)?%?``), rjieba keeps ASCII letters and digits
+  joined by ``.``, ``-`` or ``_`` as one word (``c.b``, ``a-b``, ``33.6k`` for jieba's ``c``
+  ``.`` ``b``, ..., ``33.6`` ``k``). Its pieces are always unions of jieba's, so each such token, unless
+  one of the five dictionary words without an ideograph (``c++``, ``AT&T``), is split again with
+  ``re_skip``: jieba's words, without loading jieba.
+* rjieba takes the ideographs outside jieba's ``\u4E00-\u9FD5`` (extension A, ``\u9FD6-\u9FFF``,
+  compatibility and astral ones) into its blocks, and keeps a run of them as one word where jieba
+  gives each alone (as it does every character outside its blocks). The text is cut at them first.
+
+``tests/test_segment_engines.py`` runs both engines on the People's Daily corpus of
+``bench/datasets/heldout``, in both HMM modes, and on generated text, and fails on any difference.
 
 Each engine is loaded once per process (jieba's dictionary costs about half a second, rjieba's
 0.1 s). jieba's cache file lives in dedup's own cache directory (``$DEDUP_CACHE_DIR``, else
@@ -48,20 +56,28 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 _LOCK = threading.Lock()
 _TOKENIZERS: dict[str, "jieba.Tokenizer"] = {}
-# Where rjieba's HMM cut can join what jieba's splits: an ASCII letter or digit beside one of the
-# other characters jieba keeps inside a block, in a run of them that is not a plain number.
+# The characters near which rjieba's HMM cut can differ from jieba's (the module docstring): the
+# ASCII joiners jieba keeps inside a block, and the ideographs only rjieba keeps there.
+_WIDE_HAN = ("\u3400-\u4dbf\u9fd6-\u9fff\uf900-\ufaff\U00020000-\U0002a6df\U0002a700-\U0002ebef"
+             "\U0002f800-\U0002fa1f")
+_SUSPECT = re.compile(f"[+#&._%\\-{_WIDE_HAN}]")
+_WIDE_SPLIT = re.compile(f"([{_WIDE_HAN}])")
+_JOINER = re.compile(r"[+#&._%\-]")
 _ASCII_JOIN = re.compile(r"[a-zA-Z0-9][+#&._%\-]|[+#&._%\-][a-zA-Z0-9]")
 _ASCII_RUN = re.compile(r"[a-zA-Z0-9+#&._%\-]+")
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?%?")
-
-
-_JOINER = re.compile(r"[+#&._%\-]")
+_HAN = re.compile("[\u4e00-\u9fd5]")  # jieba.finalseg.re_han's class: what the HMM cuts
+_SKIP = re.compile(r"([a-zA-Z0-9]+(?:\.\d+)?%?)")  # jieba.finalseg.re_skip, verbatim
+# The words of jieba's (and rjieba's) dictionary without an ideograph: a step of the route, never re-split.
+_ASCII_WORDS = frozenset({"AT&T", "c#", "C#", "c++", "C++"})
 
 
 def _may_differ(text: str) -> bool:
-    """Whether rjieba's HMM words of ``text`` may differ from jieba's (a join that is not a number).
-    A join lies inside one run, so the runs alone tell; a text without a joining character has
-    none (a one-class scan: the join's two-way pattern over a whole text cost 5 µs a row)."""
+    """Whether rjieba's HMM words of ``text`` may join what jieba splits: a run of ASCII letters,
+    digits and joiners holding a join (a letter or digit beside a joiner) that is not a plain number
+    (``3.5``, ``12%``, which both keep whole). rjieba's joined pieces are unions of ``re_skip``'s, so a
+    text without such a run has nothing to split again; the test spares the token loop the news texts
+    with only numbers. A join lies inside one run, so the runs alone tell (a one-class scan first)."""
     return _JOINER.search(text) is not None and any(
         _ASCII_JOIN.search(run) and not _NUMBER.fullmatch(run) for run in _ASCII_RUN.findall(text))
 
@@ -177,19 +193,34 @@ def _rjieba_class() -> type:
 
 
 def _cut_rjieba_hmm(text: str) -> list[str]:
-    """jieba's HMM words of ``text``: rjieba's, except for the blocks where it may join more (above)."""
-    rj = _rjieba()
-    if not _may_differ(text):
-        return rj.cut(text, True)
-    out, done = [], 0
-    for m in _jieba().re_han_default.finditer(text):  # the blocks jieba cuts one by one
-        if _may_differ(m.group()):
-            if done < m.start():
-                out += rj.cut(text[done:m.start()], True)
-            out += tokenizer().cut(m.group(), HMM=True)
-            done = m.end()
-    if done < len(text):
-        out += rj.cut(text[done:], True)
+    """jieba's HMM words of ``text``: rjieba's, corrected where it cuts otherwise (module docstring)."""
+    if _SUSPECT.search(text) is None:  # one scan: most texts hold neither a joiner nor a rare ideograph
+        return _rjieba().cut(text, True)
+    if _WIDE_SPLIT.search(text) is None:
+        return _cut_hmm_joined(text)
+    out: list[str] = []
+    for i, piece in enumerate(_WIDE_SPLIT.split(text)):  # odd places: the rare ideographs, each a word
+        if i % 2:
+            out.append(piece)
+        elif piece:
+            out += _cut_hmm_joined(piece)
+    return out
+
+
+def _cut_hmm_joined(text: str) -> list[str]:
+    """jieba's HMM words of a text without the rare ideographs: rjieba's, its joins split again."""
+    tokens = _rjieba().cut(text, True)
+    return _split_joined(tokens) if _may_differ(text) else tokens
+
+
+def _split_joined(tokens: list[str]) -> list[str]:
+    """rjieba's HMM tokens with each one it joined against jieba's ``re_skip`` split as jieba splits it."""
+    out: list[str] = []
+    for token in tokens:
+        if len(token) > 1 and _JOINER.search(token) and token not in _ASCII_WORDS and not _HAN.search(token):
+            out += filter(None, _SKIP.split(token))
+        else:
+            out.append(token)
     return out
 
 
@@ -205,7 +236,8 @@ def cutter(engine: str, hmm: bool) -> Callable[[str], Iterable[str]]:
 
 
 def engine_version(engine: str, hmm: bool) -> str:
-    """What makes the words: the engine and its version (rjieba with the HMM also uses jieba)."""
+    """What makes the words: the engine and its version (rjieba with the HMM is corrected to jieba's
+    splitting, so jieba's version is named too: the stamp is the one stores made before)."""
     if engine == "jieba":
         return f"jieba {metadata.version('jieba')}"
     rj = f"rjieba {metadata.version('rjieba')}"
