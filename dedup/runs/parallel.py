@@ -4,25 +4,20 @@ Segmentation (jieba, pure Python) is the cost of a run; it parallelises across p
 threads. Batches go to worker processes the run watches (dedup.runs.workers: one that dies fails
 the run at once) with a bounded number in flight, so memory stays flat and results come back in
 reading order. Small tables never start a pool.
-
-After the read of a table of several spill ranges (dedup.runs.spill) the same workers sketch the
-ranges (dedup.runs.sketching): one pool, forked before the read, whose sketching workers load the
-compiled kernels as their first task while the parent reads its first batches. Before, a second
-pool of sketch workers was forked for that and each loaded numba beside the text workers.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import deque
-from typing import Any, Iterator
+from typing import Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
 from ..text import nfkc_batch
 from ..text.batch_terms import Layout, Segments, field_plan, hashed_layout, row_segments
 from ..text.features import Featurizer
-from .sketching import Sketcher
 from .workers import Workers
 
 Rows = list[tuple[str, dict]]
@@ -81,44 +76,16 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     return keys, feats, skipped
 
 
-class TextWorker:
-    """A text worker's tasks: ``("rows", rows)`` featurises a batch; the others are sketch tasks
-    (dedup.runs.sketching.Sketcher), for the spilled ranges after the read."""
-
-    def __init__(self, featurizer: Featurizer):
-        self.featurizer = featurizer
-        self.sketcher = Sketcher()
-
-    def __call__(self, task: tuple[str, Any]) -> Any:
-        kind, value = task
-        if kind == "rows":
-            return featurize_rows(self.featurizer, value)
-        return self.sketcher(task)
-
-
 class Featurizing:
-    """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``.
+    """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``."""
 
-    ``ranges``: the spill ranges the table is expected to fill. With more than one, and several
-    workers, the pool is forked now (before the read's heap exists) and its first ``sketchers``
-    workers load the compiled kernels, to sketch the ranges once the read is done; a smaller
-    table starts its pool at its second batch, and no worker loads numba."""
-
-    def __init__(self, featurizer: Featurizer, workers: int, ranges: int = 1):
+    def __init__(self, featurizer: Featurizer, workers: int):
         self.featurizer = featurizer
         self.workers = workers
         self.pool: Workers | None = None
         self.pending: deque[tuple[int, int]] = deque()  # (the batch's number in the pool, its row count)
         self.batches = 0
         self.held: tuple[Rows, int] | None = None  # the first batch, until a second shows a pool is worth it
-        self.sketchers = n if workers > 1 and (n := min(workers, ranges)) > 1 else 0
-        self.loading: list[int] = []  # the sketchers' kernel loads, got before their first range
-        if self.sketchers:
-            self.pool = self._start()
-            self.loading = self.pool.each(("load", None), self.sketchers)
-
-    def _start(self) -> Workers:
-        return Workers(TextWorker(self.featurizer), self.workers, "text worker")
 
     def __enter__(self) -> "Featurizing":
         return self
@@ -133,15 +100,15 @@ class Featurizing:
         if self.workers <= 1:
             yield featurize_rows(self.featurizer, rows), n
             return
-        if self.pool is None and self.batches == 1:  # it may be the only one (no pool then): held until the next comes
+        if self.batches == 1:  # it may be the only one (no pool then): held until the next comes
             self.held = (rows, n)
             return
         if self.pool is None:
-            self.pool = self._start()
+            self.pool = Workers(functools.partial(featurize_rows, self.featurizer), self.workers, "text worker")
             first, count = self.held or ([], 0)
             self.held = None
-            self.pending.append((self.pool.put(("rows", first)), count))
-        self.pending.append((self.pool.put(("rows", rows)), n))
+            self.pending.append((self.pool.put(first), count))
+        self.pending.append((self.pool.put(rows), n))
         while len(self.pending) > 2 * self.workers:
             seq, count = self.pending.popleft()
             yield self.pool.get(seq), count

@@ -5,7 +5,7 @@ Issue 26: the parent held every row's features (about 3.2 KB a demo row, plus a 
 stage, the largest part of a full run's peak. Here the batches' features are gathered into files of
 SPILL_ROWS rows in a temporary directory as they arrive; the parent holds one range at a time. A
 table of at most SPILL_ROWS rows never touches the disk. The learning (dedup.runs.learning) and the
-text workers, sketching (dedup.runs.sketching), then read the files one range at a time.
+sketch workers (dedup.runs.sketching) then read the files one range at a time.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import DedupError
 from ..index.fingerprint import HashedFeatures
 
-SPILL_ROWS = 1 << 14  # rows of one file (a range a text worker sketches); a table of fewer stays in memory
+SPILL_ROWS = 1 << 14  # rows of one file (a range the sketch workers take); a table of fewer stays in memory
 FIELDS = [f.name for f in dataclasses.fields(HashedFeatures)]
 
 
