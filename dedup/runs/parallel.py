@@ -81,7 +81,8 @@ class TextWorker:
     """A text worker's tasks: ``("rows", rows)`` featurises a batch; ``("spill", (rows, stem))``
     too, and writes its features to files at ``stem`` (dedup.runs.spill), sending back ``Written``
     in their place: pickled back, they cost this worker their pickling and the run's process their
-    unpickling, joining and writing (2.5 s and 2.1 s of CPU at 200k news rows, session 49)."""
+    unpickling, joining and writing, and 650 MB went through the pipes at 200k news rows
+    (bench/results/workers-s49.md)."""
 
     def __init__(self, featurizer: Featurizer):
         self.featurizer = featurizer
