@@ -164,16 +164,36 @@ def _spilling_table(tmp_path, monkeypatch):
     return config, src, Recipe.of(config)
 
 
-def test_the_spilled_ranges_are_files_removed_after_the_stage(tmp_path, monkeypatch):
-    """A table of more than SPILL_ROWS rows goes through files (one per range); none is left after."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_spilled_ranges_are_files_removed_after_the_stage(tmp_path, monkeypatch, workers):
+    """A table of more than SPILL_ROWS rows goes through files (one part per batch when the text
+    workers write them, one per range when the run's process does); none is left after."""
     config, src, recipe = _spilling_table(tmp_path, monkeypatch)
-    written = []
-    write = spill.FeatureSpill._write
-    monkeypatch.setattr(spill.FeatureSpill, "_write", lambda self: (write(self), written.append(list(self.files)))[0])
-    got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
+    ranges = []
+    close = spill.FeatureSpill._close
+    monkeypatch.setattr(spill.FeatureSpill, "_close", lambda self: (close(self), ranges.append(list(self.files)))[0])
+    got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=workers)
     assert len(got.sketches) == len(got.rows.keys) > 800
-    assert max(len(f) for f in written) == 3  # 900 rows (some without features) in batches of 200: 400, 400, the rest
+    # 900 rows (some without features) in batches of 200: 400, 400, the rest
+    assert [len(parts) for parts in ranges[-1]] == ([2, 2, 1] if workers > 1 else [1, 1, 1])
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.parametrize("spill_rows", [300, 1 << 14])
+def test_the_text_workers_write_the_features_of_a_table_of_several_ranges(tmp_path, monkeypatch, spill_rows):
+    """Session 49: where the sketch workers take several ranges, the text workers write each batch's
+    features to the spill themselves and send back only where they are; the run's process never
+    holds them (a table of one range: they come back, and nothing is written)."""
+    config, src, recipe = _spilling_table(tmp_path, monkeypatch)
+    monkeypatch.setattr(spill, "SPILL_ROWS", spill_rows)
+    added: list = []
+    add = spill.FeatureSpill.add
+    monkeypatch.setattr(spill.FeatureSpill, "add", lambda self, feats: (added.append(type(feats).__name__), add(self, feats))[1])
+    got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
+    several = spill_rows < 900
+    assert added == (["Written"] if several else ["HashedFeatures"]) * 5  # batches of 200
+    alone = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+    assert got.sketches.tobytes() == alone.sketches.tobytes() and got.rows.keys == alone.rows.keys
 
 
 def test_a_stored_run_with_idf_learns_from_the_spill_what_it_learns_from_all_rows(tmp_path, monkeypatch):
@@ -199,8 +219,9 @@ def test_a_stored_run_with_idf_learns_from_the_spill_what_it_learns_from_all_row
             assert got.sketches.tobytes() == learned.sketch(rows.features, terms).tobytes()
 
 
+@pytest.mark.parametrize("written", [False, True])  # True: each batch written to files first, as a text worker does
 @pytest.mark.parametrize("per_file", [1, 7, 40, 1000])
-def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file):
+def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file, written):
     rng = np.random.default_rng(per_file)
     batches = []
     for n in (5, 0, 13, 8, 1):
@@ -214,10 +235,11 @@ def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file):
     keep = rng.random(len(whole.counts)) < 0.7
     with spill.FeatureSpill(per_file) as s:
         for b in batches:
-            s.add(b)
+            s.add(spill.write_features(b, s.stem()) if written else b)
         s.finish(keep)
         back = HashedFeatures.concat([s.load(i) for i in range(len(s))])
         assert s.rows == int(keep.sum()) and (len(s) == 1) == (per_file >= len(whole.counts))
+        assert s.memory is None if written else (s.memory is not None) == (per_file >= len(whole.counts))
         directory = s.directory
     want = whole.rows(keep)
     for name in ("hashes", "weights", "idf", "counts", "signatures", "content", "content_counts"):
@@ -225,7 +247,9 @@ def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file):
     assert back.field is None and (directory is None or not directory.exists())
 
 
-def test_a_spill_that_cannot_be_written_is_one_line_and_leaves_no_file(tmp_path, monkeypatch):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_spill_that_cannot_be_written_is_one_line_and_leaves_no_file(tmp_path, monkeypatch, workers):
+    """The disk fills while the run's process writes a range, or a text worker a batch."""
     config, src, recipe = _spilling_table(tmp_path, monkeypatch)
     writes = []
 
@@ -233,12 +257,12 @@ def test_a_spill_that_cannot_be_written_is_one_line_and_leaves_no_file(tmp_path,
         writes.append(1)
         if len(writes) == 2:
             raise OSError(28, "No space left on device")
-        return savez(*_args, **_kwargs)
-    savez = np.savez
-    monkeypatch.setattr(spill.np, "savez", full)
+        return save(*_args, **_kwargs)
+    save = np.save
+    monkeypatch.setattr(spill.np, "save", full)
     with pytest.raises(DedupError, match="No space left on device.*TMPDIR"):
-        featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
-    assert len(writes) == 2 and list((tmp_path / "tmp").iterdir()) == []
+        featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=workers)
+    assert len(writes) == (2 if workers == 1 else 0) and list((tmp_path / "tmp").iterdir()) == []
 
 
 def test_a_failing_sketch_worker_fails_the_run(tmp_path, monkeypatch):

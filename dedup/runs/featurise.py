@@ -50,7 +50,8 @@ def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None
     sketching = SketchWorkers(source.count() if total is None else total, workers)  # forked before the read's heap exists
     with sketching, FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
         with clock.stage("read+featurise"):
-            rows = read_rows(source, recipe, progress, workers=workers, spill=spill)
+            rows = read_rows(source, recipe, progress, workers=workers, spill=spill,
+                             workers_write=sketching.pool is not None)  # several ranges, several workers
         give_back_freed()  # the read's batches: 0.6 KB a row of free heap, else held to the end (issue 26)
         with clock.stage("sketch"):
             recipe, terms = learned_from_spill(recipe, spill, stored)

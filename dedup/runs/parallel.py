@@ -3,21 +3,22 @@
 Segmentation (jieba, pure Python) is the cost of a run; it parallelises across processes, not
 threads. Batches go to worker processes the run watches (dedup.runs.workers: one that dies fails
 the run at once) with a bounded number in flight, so memory stays flat and results come back in
-reading order. Small tables never start a pool.
+reading order. Small tables never start a pool. Where the features go to a spill of several ranges
+(dedup.runs.spill), the workers write them there themselves and send back where they are.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 from collections import deque
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..index.fingerprint import HashedFeatures
 from ..store import Skipped
 from ..text import nfkc_batch
 from ..text.batch_terms import Layout, Segments, field_plan, hashed_layout, row_segments
 from ..text.features import Featurizer
+from .spill import FeatureSpill, write_features
 from .workers import Workers
 
 Rows = list[tuple[str, dict]]
@@ -76,12 +77,34 @@ def featurize_rows(featurizer: Featurizer, rows: Rows) -> Output:
     return keys, feats, skipped
 
 
-class Featurizing:
-    """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``."""
+class TextWorker:
+    """A text worker's tasks: ``("rows", rows)`` featurises a batch; ``("spill", (rows, stem))``
+    too, and writes its features to files at ``stem`` (dedup.runs.spill), sending back ``Written``
+    in their place: pickled back, they cost this worker their pickling and the run's process their
+    unpickling, joining and writing, and 650 MB went through the pipes at 200k news rows
+    (bench/results/workers-s49.md)."""
 
-    def __init__(self, featurizer: Featurizer, workers: int):
+    def __init__(self, featurizer: Featurizer):
+        self.featurizer = featurizer
+
+    def __call__(self, task: tuple[str, Any]) -> Any:
+        kind, value = task
+        if kind == "rows":
+            return featurize_rows(self.featurizer, value)
+        rows, stem = value
+        keys, feats, skipped = featurize_rows(self.featurizer, rows)
+        return keys, write_features(feats, stem), skipped
+
+
+class Featurizing:
+    """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``.
+    ``spill``: the workers write the batches' features to its files (an output's features are then
+    ``Written``, for ``FeatureSpill.add``); a batch featurised in this process comes back whole."""
+
+    def __init__(self, featurizer: Featurizer, workers: int, spill: FeatureSpill | None = None):
         self.featurizer = featurizer
         self.workers = workers
+        self.spill = spill
         self.pool: Workers | None = None
         self.pending: deque[tuple[int, int]] = deque()  # (the batch's number in the pool, its row count)
         self.batches = 0
@@ -104,14 +127,17 @@ class Featurizing:
             self.held = (rows, n)
             return
         if self.pool is None:
-            self.pool = Workers(functools.partial(featurize_rows, self.featurizer), self.workers, "text worker")
+            self.pool = Workers(TextWorker(self.featurizer), self.workers, "text worker")
             first, count = self.held or ([], 0)
             self.held = None
-            self.pending.append((self.pool.put(first), count))
-        self.pending.append((self.pool.put(rows), n))
+            self.pending.append((self.pool.put(self._task(first)), count))
+        self.pending.append((self.pool.put(self._task(rows)), n))
         while len(self.pending) > 2 * self.workers:
             seq, count = self.pending.popleft()
             yield self.pool.get(seq), count
+
+    def _task(self, rows: Rows) -> tuple[str, Any]:
+        return ("rows", rows) if self.spill is None else ("spill", (rows, self.spill.stem()))
 
     def drain(self) -> Iterator[tuple[Output, int]]:
         if self.held is not None:  # the table was one batch: featurised here, no pool started
