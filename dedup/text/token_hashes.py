@@ -2,7 +2,8 @@
 process has numba loaded already; elsewhere dedup.text.token_table's dict, the reference.
 
 A text worker of a large table loads the index kernels (dedup.index.kernels) at its start; the
-token kernel is loaded beside them on its first batch (numba's cache: some tens of milliseconds).
+token kernel is loaded beside them on its first batch (from numba's cache, with its tables:
+about 0.1 s of CPU and 2 MB, bench/results/tokens-s49.md).
 A small run, which never loads numba, keeps the dict: importing numba would cost it about a second.
 The kernel's verdict is ``Segmenter.dropped``'s: a stopword by its CityHash64 among the
 stopwords' (a token whose 64-bit hash equals a stopword's is taken for it, as its feature would
