@@ -21,6 +21,7 @@ from ..index.fingerprint import HashedFeatures
 from .batch import hashed_segments
 from .features import FIELD_TAG, WHOLE_VALUE, Featurizer, ngrams
 from .normalize import normalize_short, normalize_text, value_to_text
+from .token_hashes import compiled_hasher, hash_strings
 
 Segments = list[tuple[int, bool, list[str]]]  # (field position, judged as terms, its tokens or features)
 
@@ -94,19 +95,13 @@ class Layout:
 def hashed_layout(fz: Featurizer, layout: Layout, rows: int) -> tuple[HashedFeatures, np.ndarray]:
     """(features, which of the ``rows`` have any) of a batch's layout, its rows numbered in order:
     the features of those rows alone, as ``hashed_batch`` of their ``occurrences``."""
-    table = fz.segmenter.numbered()
-    numbers = table.numbers(layout.tokens)
     lengths = np.asarray(layout.lengths, np.int64)
     seg = np.repeat(np.arange(len(lengths)), lengths)
     judged = np.repeat(np.asarray(layout.judged, bool), lengths)
     hashes = np.empty(len(seg), np.uint64)
-    hashes[judged] = table.hashes(numbers)
-    # the whole values hashed straight, not through batch's memo: names and phones are nearly all
-    # unique, so the memo held some 250,000 of them (about 40 MB) in each text worker of a 200k-row run
-    # and a miss cost 4x a hash (session 48, lead)
-    hashes[~judged] = np.fromiter((CityHash64(f.encode("utf-8")) for f in layout.whole), np.uint64, len(layout.whole))
     keep = np.ones(len(seg), bool)
-    keep[judged] = ~table.dropped(numbers)
+    hashes[judged], dropped, hashes[~judged] = _hashed(fz, layout)
+    keep[judged] = ~dropped
     hashes = hashes[keep]
     kept = np.bincount(seg[keep], minlength=len(lengths))
     some = kept > 0  # a field whose terms are all dropped is no segment (occurrences leaves it out)
@@ -116,3 +111,23 @@ def hashed_layout(fz: Featurizer, layout: Layout, rows: int) -> tuple[HashedFeat
     feats = hashed_segments(fz, hashes, kept[some], np.asarray(layout.positions, np.int64)[some],
                             renumber[seg_row[some]], int(has.sum()))
     return feats, has
+
+
+def _hashed(fz: Featurizer, layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the tokens' hashes, whether each is dropped, the whole values' hashes): by the compiled
+    kernel where numba is loaded in this process already (dedup.text.token_hashes), else through
+    the segmenter's token table, the reference."""
+    kernel = compiled_hasher()
+    tokens = whole = None
+    if kernel is not None:
+        tokens = hash_strings(kernel, layout.tokens, fz.segmenter.stopwords)
+        whole = hash_strings(kernel, layout.whole, fz.segmenter.stopwords)
+    if tokens is not None and whole is not None:
+        return tokens[0], tokens[1], whole[0]
+    table = fz.segmenter.numbered()
+    numbers = table.numbers(layout.tokens)
+    # the whole values hashed straight, not through batch's memo: names and phones are nearly all
+    # unique, so the memo held some 250,000 of them (about 40 MB) in each text worker of a 200k-row run
+    # and a miss cost 4x a hash (session 48, lead)
+    plain = np.fromiter((CityHash64(f.encode("utf-8")) for f in layout.whole), np.uint64, len(layout.whole))
+    return table.hashes(numbers), table.dropped(numbers), plain
