@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dedup.index import kernels as sketch_kernels
-from dedup.text import content, content_kernels
+from dedup.text import content, content_kernels, shingles
 from test_batch_scans import MORE, _rows
 
 EDGES = [[], [""], MORE, ["１２３４５６"], ["ＡＢＣ　ａｂｃ"], ["\U00020000\U00020001\U00020002"], ["短"], ["12"],
@@ -67,3 +67,16 @@ def test_classes_are_the_scripts_tables():
     assert np.array_equal((table & content_kernels.NOISE) > 0, marks(r"[\W_]"))
     assert np.array_equal((table & content_kernels.DIGIT) > 0, marks(r"\d"))
     assert np.array_equal((table & content_kernels.LATIN) > 0, marks(LATIN_LETTER))
+
+
+@pytest.mark.parametrize("spread", [64, 40, 12])
+def test_distinct_is_distinct_per_row(made, spread):
+    """Hashes spread over 64 bits (about one a bucket), over the low 40 (every one in a row's first
+    bucket: the crowded rows' sort) and over 12 (many repeats), rows of 0 to 3000."""
+    rng = np.random.default_rng(spread)
+    counts = rng.choice([0, 1, 2, 3, 17, 300, 3000], size=60).astype(np.int64)
+    hashes = rng.integers(0, 2**63, size=int(counts.sum()), dtype=np.uint64) >> np.uint64(64 - spread)
+    hashes |= rng.integers(0, 2, size=len(hashes), dtype=np.uint64) << np.uint64(spread - 1)
+    got = made.distinct(hashes, counts)
+    want = shingles.distinct_per_row(hashes, np.repeat(np.arange(len(counts)), counts), len(counts))
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])

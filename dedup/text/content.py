@@ -139,5 +139,6 @@ def _compiled_features(made: content_kernels.Kernels, rows: list[list[str]], n: 
     word_counts = np.zeros(len(rows), np.int64)
     word_counts[split] = counts_of_split
     number, number_counts = shingles.number_list_hashes(numbers, copies)
-    hashes, counts = made.features(np.concatenate(pool), starts, kept_lens, n, word, word_counts, number, number_counts)
+    every = made.features(np.concatenate(pool), starts, kept_lens, n, word, word_counts, number, number_counts)
+    hashes, counts = made.distinct(*every)
     return lengths.tolist(), hashes, counts

@@ -34,6 +34,10 @@ _state: list = []  # [the compiled kernels, or None where they cannot be had], o
 class Kernels(NamedTuple):
     clean: Callable
     features: Callable
+    distinct: Callable
+
+
+FUNCTIONS = ("clean", "features", "distinct")
 
 
 def compiled() -> Kernels | None:
@@ -50,15 +54,16 @@ def _compile() -> Kernels | None:
         import numba
 
         try:
-            made = Kernels(numba.njit(cache=True, nogil=True)(clean), numba.njit(cache=True, nogil=True)(features))
+            made = Kernels(*(numba.njit(cache=True, nogil=True)(globals()[f]) for f in FUNCTIONS))
         except RuntimeError:  # no cache directory numba can write
-            made = Kernels(numba.njit(nogil=True)(clean), numba.njit(nogil=True)(features))
+            made = Kernels(*(numba.njit(nogil=True)(globals()[f]) for f in FUNCTIONS))
         one = np.ones(1, np.uint32)
         length = np.ones(1, np.int64)
         read_only = np.frombuffer(one.tobytes(), np.uint32)  # as content reads a batch's code points
         made.clean(read_only, length, classes(), False)
-        made.features(one, np.zeros(1, np.int64), length, 3, np.ones(1, np.uint64), length, np.ones(1, np.uint64),
-                      length)
+        hashes, counts = made.features(one, np.zeros(1, np.int64), length, 3, np.ones(1, np.uint64), length,
+                                       np.ones(1, np.uint64), length)
+        made.distinct(hashes, counts)
     except Exception as exc:  # a numba that cannot compile here: the plain path gives the same values
         log.warning("numba could not compile the content kernels (%s): using the plain code", exc)
         return None
@@ -118,16 +123,15 @@ def clean(points, lens, table, fold):  # pragma: no cover - run compiled
 
 def features(pool, starts, lens, n, words, word_counts, numbers, number_counts):  # pragma: no cover - run compiled
     """(hashes, counts per row): each row's hashed character n-grams of ``pool[start:start + len]``
-    (``shingles.shingle_codes``: a text shorter than n one n-gram, an empty one none), its
-    ``words`` and its ``numbers`` hashes, distinct and ascending per row (``shingles.merge``)."""
+    (``shingles.shingle_codes``: a text shorter than n one n-gram, an empty one none), then its
+    ``words`` and its ``numbers`` hashes, repeats included (``distinct`` drops them)."""
     rows = lens.shape[0]
     grams = np.where(lens >= n, lens - n + 1, np.minimum(lens, 1))
-    out = np.empty(int(grams.sum()) + words.shape[0] + numbers.shape[0], np.uint64)
-    counts = np.zeros(rows, np.int64)
-    w_at, k_at, written = 0, 0, 0
+    counts = grams + word_counts + number_counts
+    out = np.empty(int(counts.sum()), np.uint64)
+    w_at, k_at, f = 0, 0, 0
     salt = np.uint64(n)
     for r in range(rows):
-        row = np.empty(grams[r] + word_counts[r] + number_counts[r], np.uint64)
         width = min(lens[r], n)
         for g in range(grams[r]):
             code = np.uint64(0)
@@ -137,17 +141,57 @@ def features(pool, starts, lens, n, words, word_counts, numbers, number_counts):
             z = (code ^ salt) + np.uint64(0x9E3779B97F4A7C15)  # dedup.index.minhash.splitmix64
             z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
             z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            row[g] = z ^ (z >> np.uint64(31))
-        f = grams[r]
-        row[f:f + word_counts[r]] = words[w_at:w_at + word_counts[r]]
+            out[f] = z ^ (z >> np.uint64(31))
+            f += 1
+        out[f:f + word_counts[r]] = words[w_at:w_at + word_counts[r]]
         f += word_counts[r]
-        row[f:] = numbers[k_at:k_at + number_counts[r]]
+        out[f:f + number_counts[r]] = numbers[k_at:k_at + number_counts[r]]
+        f += number_counts[r]
         w_at += word_counts[r]
         k_at += number_counts[r]
-        row.sort()
-        for j in range(row.shape[0]):
+    return out, counts
+
+
+def distinct(hashes, counts):  # pragma: no cover - run compiled
+    """``shingles.distinct_per_row`` of hashes grouped by row (``counts`` a row): each row's
+    distinct hashes ascending. A row is sorted by its hashes' top bits into as many buckets as it
+    has hashes (random 64-bit values: about one a bucket), then by insertion, which moves each only
+    within its bucket; a row whose hashes crowd into few buckets is sorted by ``np.sort`` instead."""
+    out = np.empty(hashes.shape[0], np.uint64)
+    kept = np.zeros(counts.shape[0], np.int64)
+    fill = np.empty(2 * max(1, counts.max() if counts.shape[0] else 1) + 1, np.int64)
+    at, written = 0, 0
+    for r in range(counts.shape[0]):
+        m = counts[r]
+        row = out[written:written + m]
+        bits = 0
+        while (1 << bits) < m:
+            bits += 1
+        shift = np.uint64(64 - bits) if bits else np.uint64(63)
+        fill[:(1 << bits) + 1] = 0
+        for j in range(at, at + m):
+            fill[np.int64(hashes[j] >> shift) * (bits > 0) + 1] += 1
+        for b in range(1 << bits):
+            fill[b + 1] += fill[b]
+        for j in range(at, at + m):
+            b = np.int64(hashes[j] >> shift) * (bits > 0)
+            row[fill[b]] = hashes[j]
+            fill[b] += 1
+        moves = 0
+        for j in range(1, m):
+            v, i = row[j], j - 1
+            while i >= 0 and row[i] > v:
+                row[i + 1] = row[i]
+                i -= 1
+            moves += j - 1 - i
+            row[i + 1] = v
+            if moves > 16 * m:  # crowded buckets
+                row.sort()
+                break
+        for j in range(m):
             if j == 0 or row[j] != row[j - 1]:
                 out[written] = row[j]
                 written += 1
-                counts[r] += 1
-    return out[:written], counts
+                kept[r] += 1
+        at += m
+    return out[:written], kept
