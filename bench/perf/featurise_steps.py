@@ -3,13 +3,15 @@ news-length petitions table (issue 26).
 
     python -m bench.perf.featurise_steps --baseline-code /path/to/a/checkout/of/main
                                          [--rows 20000] [--seed 100] [--repeat 3] [--out bench/out/vs_rensa]
+                                         [--kernels]
 
 The table is bench/perf/vs_rensa.py's (bench/datasets/heldout/petitions_news.py at ``--rows``,
 ``--seed``, with its ``dedup.yaml``: the shipped defaults). Each checkout runs
 bench/perf/featurise_steps_child.py in a process of its own, one core, the two alternating
 ``--repeat`` times; each step's figure is the lowest of its repeats (CPU seconds, ``process_time``:
 other work on a shared machine disturbs it less than wall time, not not at all). Steps indented
-are parts of the step above them, timed alone.
+are parts of the step above them, timed alone. ``--kernels``: both load the compiled kernels
+(dedup.index.kernels) first, untimed, as a large table's text workers do.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from bench.perf.vs_rensa import make_table
 from bench.support import OUT, child_env
 
 
-def measure(folder: Path, rows: int, code: Path | None) -> dict[str, float]:
+def measure(folder: Path, rows: int, code: Path | None, kernels: bool = False) -> dict[str, float]:
     done = subprocess.run([sys.executable, featurise_steps_child.__file__, str(folder / "dedup.yaml"),
-                           str(folder / "petitions.db"), str(rows)],
+                           str(folder / "petitions.db"), str(rows)] + (["kernels"] if kernels else []),
                           check=True, capture_output=True, text=True, env=child_env(code))
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -40,13 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", type=Path, default=OUT / "vs_rensa")
+    ap.add_argument("--kernels", action="store_true", help="load the compiled kernels first, untimed")
     args = ap.parse_args(argv)
     folder = make_table(args.rows, args.seed, args.out)
     best: dict[str, dict[str, float]] = {"base": {}, "this": {}}
     loads = [os.getloadavg()[0]]
     for _ in range(args.repeat):
         for side, code in (("base", args.baseline_code), ("this", None)):
-            for step, us in measure(folder, args.rows, code).items():
+            for step, us in measure(folder, args.rows, code, args.kernels).items():
                 best[side][step] = min(us, best[side].get(step, us))
             loads.append(os.getloadavg()[0])
     say = sys.stdout.write

@@ -2,7 +2,10 @@
 ``bench.perf``: it imports dedup only, so that a baseline checkout's dedup (first on PYTHONPATH)
 runs it.
 
-    python bench/perf/featurise_steps_child.py CONFIG DB ROWS    # prints one JSON line: step -> CPU µs a row
+    python bench/perf/featurise_steps_child.py CONFIG DB ROWS [kernels]    # prints one JSON line: step -> CPU µs a row
+
+With ``kernels``, the compiled kernels (dedup.index.kernels) are loaded first, untimed, as a text
+worker of a large table loads them (issue 26, session 49).
 """
 
 from __future__ import annotations
@@ -68,4 +71,7 @@ def steps(config: str, db: str, limit: int) -> dict[str, float]:
 
 
 if __name__ == "__main__":
+    if sys.argv[4:] == ["kernels"]:
+        from dedup.index import kernels
+        kernels.compiled()
     sys.stdout.write(json.dumps(steps(sys.argv[1], sys.argv[2], int(sys.argv[3]))) + "\n")

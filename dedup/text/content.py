@@ -26,10 +26,10 @@ import numpy as np
 from cityhash import CityHash64
 
 from ..index.minhash import splitmix64
-from . import shingles
+from . import content_kernels, shingles
 from .normalize import nfkc
 from .digit_scan import digit_runs
-from .scripts import LATIN_LETTER, clean_batch
+from .scripts import LATIN_LETTER, clean_batch, code_points
 
 U64 = np.uint64
 _LATIN = re.compile(LATIN_LETTER + LATIN_LETTER + "*")  # begins with a character set: searched through it (s48)
@@ -100,6 +100,10 @@ def content_features(rows: list[list[str]], n: int = 3, copies: int = 2,
                      digits: str = "keep") -> tuple[list[int], np.ndarray, np.ndarray]:
     """(cleaned lengths, feature hashes, counts per row) of each row's content cells; the hashes
     of a row are distinct."""
+    made = content_kernels.compiled()
+    done = _compiled_features(made, rows, n, copies, digits) if made is not None else None
+    if done is not None:
+        return done
     split = split_batch(rows, digits)
     codes, owner = shingles.shingle_codes([s[1] for s in split], n)
     grams = (codes, np.bincount(owner, minlength=len(rows)).astype(np.int64))
@@ -107,3 +111,34 @@ def content_features(rows: list[list[str]], n: int = 3, copies: int = 2,
     numbers = shingles.number_list_hashes([s[3] for s in split], copies)
     hashes, counts = shingles.merge(grams, words, numbers)
     return [s[0] for s in split], hashes, counts
+
+
+def _compiled_features(made: content_kernels.Kernels, rows: list[list[str]], n: int, copies: int,
+                       digits: str) -> tuple[list[int], np.ndarray, np.ndarray] | None:
+    """``content_features`` by the compiled kernels (dedup.text.content_kernels), the same values; rows
+    with Latin letters or characters beyond the BMP split by ``_split`` as in split_batch; None
+    where a text holds a lone surrogate."""
+    texts = [_normal_folded(parts) for parts in rows]
+    found = code_points([t[1] for t in texts])
+    if found is None:
+        return None
+    kept, kept_lens, lengths, other = made.clean(*found, content_kernels.classes(), digits == "fold")
+    starts = np.cumsum(kept_lens) - kept_lens
+    numbers = digit_runs([t[0] for t in texts])
+    split = np.flatnonzero(other)
+    words: list[list[str]] = []
+    pool, at = [kept], len(kept)
+    for i in split.tolist():
+        normal, folded = texts[i]
+        lengths[i], rest, of_row, numbers[i] = _split(normal, folded, digits)
+        words.append(of_row)
+        starts[i], kept_lens[i] = at, len(rest)
+        pool.append(np.frombuffer(rest.encode("utf-32-le"), np.uint32))  # no lone surrogate: the folded text had none
+        at += len(rest)
+    word, counts_of_split = word_hashes(words)  # the other rows have none
+    word_counts = np.zeros(len(rows), np.int64)
+    word_counts[split] = counts_of_split
+    number, number_counts = shingles.number_list_hashes(numbers, copies)
+    every = made.features(np.concatenate(pool), starts, kept_lens, n, word, word_counts, number, number_counts)
+    hashes, counts = made.distinct(*every)
+    return lengths.tolist(), hashes, counts
