@@ -5,6 +5,8 @@ values, so stored tables need no new full run."""
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import tempfile
 from dataclasses import replace
 
@@ -17,7 +19,7 @@ from dedup.db.source import Source
 from dedup.demo import DEMO_CONFIG
 from dedup.errors import DedupError
 from dedup.demo.generator import SampleTable, generate_petitions, write_sample_db
-from dedup.index import minhash as minhash_module
+from dedup.index import kernels, minhash as minhash_module
 from dedup.index.minhash import EMPTY, U64, permutations, weighted_minhash
 from dedup.runs import sketching, spill
 from dedup.index.fingerprint import HashedFeatures
@@ -277,15 +279,15 @@ def test_a_failing_sketch_worker_fails_the_run(tmp_path, monkeypatch):
         featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
 
 
-def _sketch_workers_at_the_read(monkeypatch, then=None) -> list:
-    """The names of the sketch worker processes alive when the read starts (``then`` called on them)."""
+def _workers_at_the_read(monkeypatch, then=None) -> list:
+    """The names of the worker processes alive when the read starts (``then`` called on them)."""
     from dedup.runs import featurise
 
     seen: list = []
     real = featurise.read_rows
 
     def read(*args, **kwargs):
-        procs = [p for p in multiprocessing.active_children() if p.name.startswith("dedup-sketch worker")]
+        procs = [p for p in multiprocessing.active_children() if p.name.startswith("dedup-")]
         seen.extend(p.name for p in procs)
         if then is not None:
             then(procs)
@@ -294,38 +296,95 @@ def _sketch_workers_at_the_read(monkeypatch, then=None) -> list:
     return seen
 
 
-def test_the_sketch_workers_are_forked_before_the_read(tmp_path, monkeypatch):
-    """Forked after the read, each sketch worker started with the run's process's RSS (275 MB at
-    200k demo rows) and added numba's: the run's peak went from 284 to 352 MB (sketch-s48.md,
-    round two). Forked before it they are small; the sketches are the one-process ones."""
+def _loads_counted(monkeypatch, tmp_path):
+    """A file per process that loads the compiled kernels (``kernels.compiled`` without a feature
+    count, as a worker's first task does): the list of their names."""
+    real = kernels.compiled
+    marks = tmp_path / "loads"
+    marks.mkdir()
+
+    def compiled(*args):
+        if not args:
+            (marks / str(os.getpid())).touch()
+        return real(*args)
+    monkeypatch.setattr(kernels, "compiled", compiled)
+    return lambda: sorted(p.name for p in marks.iterdir())
+
+
+def _alive() -> list:
+    return [p for p in multiprocessing.active_children() if p.name.startswith("dedup-")]
+
+
+def test_the_text_workers_forked_before_the_read_sketch_the_ranges(tmp_path, monkeypatch):
+    """Session 49: one pool. Forked after the read, a sketching worker started with the run's
+    process's RSS (275 MB at 200k demo rows) and added numba's (sketch-s48.md, round two); a second
+    pool forked before the read loaded numba beside the text workers. Now the text workers are
+    forked before the read, each loads the kernels once, and no sketch worker is started; the
+    sketches are the one-process ones."""
     config, src, recipe = _spilling_table(tmp_path, monkeypatch)
-    seen = _sketch_workers_at_the_read(monkeypatch)
+    seen = _workers_at_the_read(monkeypatch)
+    loads = _loads_counted(monkeypatch, tmp_path)
     got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
-    assert sorted(seen) == ["dedup-sketch worker-0", "dedup-sketch worker-1"]
+    assert sorted(seen) == ["dedup-text worker-0", "dedup-text worker-1"]
+    assert len(loads()) == 2 and str(os.getpid()) not in loads()
     alone = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
     assert got.sketches.tobytes() == alone.sketches.tobytes()
-    assert not [p for p in multiprocessing.active_children() if p.name.startswith("dedup-sketch")]
+    assert not _alive()
 
 
-def test_a_table_of_one_range_forks_no_sketch_worker(tmp_path, monkeypatch):
+def test_only_as_many_workers_as_ranges_load_the_kernels_and_sketch(tmp_path, monkeypatch):
+    """Three text workers, two ranges (SPILL_ROWS 600 of 900 rows): two load numba; the ranges
+    go to those two only."""
     config, src = _table(tmp_path)
     recipe = Recipe.of(config)
-    seen = _sketch_workers_at_the_read(monkeypatch)
+    monkeypatch.setattr(spill, "SPILL_ROWS", 600)
+    loads = _loads_counted(monkeypatch, tmp_path)
+    (tmp_path / "ranges").mkdir()
+    real = sketching._sketch_range
+
+    def sketched(*args):
+        (tmp_path / "ranges" / f"{os.getpid()}-{args[-1]}").touch()
+        return real(*args)
+    monkeypatch.setattr(sketching, "_sketch_range", sketched)
+    got = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=3)
+    by = sorted({p.name.split("-")[0] for p in (tmp_path / "ranges").iterdir()})
+    assert len(list((tmp_path / "ranges").iterdir())) == 2 and len(loads()) == 2 and set(by) <= set(loads())
+    alone = featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=1)
+    assert got.sketches.tobytes() == alone.sketches.tobytes()
+
+
+def test_a_table_of_one_range_loads_no_kernels_in_any_process(tmp_path, monkeypatch):
+    """Small tables (one range) and the reads of incremental runs and eval: the text pool starts
+    at the second batch, as before, and nobody loads numba."""
+    config, src = _table(tmp_path)
+    recipe = Recipe.of(config)
+    seen = _workers_at_the_read(monkeypatch)
+    loads = _loads_counted(monkeypatch, tmp_path)
     featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
-    assert seen == []
+    monkeypatch.setattr(spill, "SPILL_ROWS", 128)
+    read_rows(Source(src, recipe.table, config.batch_size), recipe, workers=2)  # as eval and incremental runs
+    assert seen == [] and loads() == [] and not _alive()
 
 
-def test_a_sketch_worker_killed_during_the_read_fails_the_run(tmp_path, monkeypatch):
-    """An idle worker killed (the OOM killer) while the table is read: the sketch stage says so."""
+def test_a_text_worker_killed_during_the_read_fails_the_run(tmp_path, monkeypatch):
+    """A worker killed (the OOM killer) while the table is read: the run says so, none is left."""
     config, src, recipe = _spilling_table(tmp_path, monkeypatch)
 
     def kill(procs):
         procs[0].kill()
         procs[0].join()
-    _sketch_workers_at_the_read(monkeypatch, kill)
-    with pytest.raises(WorkerDied, match="a sketch worker process was killed by SIGKILL"):
+    _workers_at_the_read(monkeypatch, kill)
+    with pytest.raises(WorkerDied, match="a text worker process was killed by SIGKILL"):
         featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
-    assert not [p for p in multiprocessing.active_children() if p.name.startswith("dedup-sketch")]
+    assert not _alive()
+
+
+def test_a_text_worker_killed_while_sketching_fails_the_run(tmp_path, monkeypatch):
+    config, src, recipe = _spilling_table(tmp_path, monkeypatch)
+    monkeypatch.setattr(sketching, "_sketch_range", lambda *a: os.kill(os.getpid(), signal.SIGKILL))
+    with pytest.raises(WorkerDied, match="a text worker process was killed by SIGKILL"):
+        featurise_table(Source(src, recipe.table, config.batch_size), recipe, workers=2)
+    assert not _alive() and list((tmp_path / "tmp").iterdir()) == []
 
 
 @pytest.mark.parametrize("chunk", [5, 64, 1 << 22])

@@ -20,7 +20,9 @@ from .clock import StageClock
 from .heap import give_back_freed
 from .learning import learned_from_spill
 from .recipe import Recipe
-from .sketching import SketchWorkers, sketch_spilled
+from . import spill as spilling
+from .parallel import Featurizing
+from .sketching import sketch_spilled
 from .spill import FeatureSpill
 from .stored import stored_fields
 from .stages import Progress, Rows, read_rows
@@ -45,18 +47,17 @@ def featurise_table(source: Source, recipe: Recipe, *, progress: Progress | None
     ``sketch`` of ``clock``). ``stored``: the term counts, common content features and a record
     table's field statistics are the ones the store's last full run kept, not learned from these rows.
     ``total``: the table's rows where the caller has counted them (else counted here, for the
-    number of sketch workers)."""
+    number of spill ranges, which decides whether the text workers write the spill and sketch it)."""
     clock = clock or StageClock()
-    sketching = SketchWorkers(source.count() if total is None else total, workers)  # forked before the read's heap exists
-    with sketching, FeatureSpill() as spill:  # the features wait in files, not in this process (dedup.runs.spill)
-        with clock.stage("read+featurise"):
-            rows = read_rows(source, recipe, progress, workers=workers, spill=spill,
-                             workers_write=sketching.pool is not None)  # several ranges, several workers
+    ranges = -(-(source.count() if total is None else total) // spilling.SPILL_ROWS)
+    with FeatureSpill() as spill, Featurizing(recipe.featurizer, workers, ranges, spill) as featurizing:  # forked before the read's heap exists
+        with clock.stage("read+featurise"):  # the features wait in files, not in this process (dedup.runs.spill)
+            rows = read_rows(source, recipe, progress, workers=workers, spill=spill, featurizing=featurizing)
         give_back_freed()  # the read's batches: 0.6 KB a row of free heap, else held to the end (issue 26)
         with clock.stage("sketch"):
             recipe, terms = learned_from_spill(recipe, spill, stored)
             give_back_freed()  # the counting's ranges
-            sketches = sketch_spilled(recipe, spill, terms, sketching)
+            sketches = sketch_spilled(recipe, spill, terms, featurizing)
             kept = stored_fields(stored, recipe) if stored is not None and recipe.learns else None
             recipe = kept if kept is not None else learned(recipe, sketches)
     return Featurised(rows=replace(rows, features=None), sketches=sketches, recipe=recipe, terms=terms)

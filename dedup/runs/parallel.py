@@ -3,8 +3,15 @@
 Segmentation (jieba, pure Python) is the cost of a run; it parallelises across processes, not
 threads. Batches go to worker processes the run watches (dedup.runs.workers: one that dies fails
 the run at once) with a bounded number in flight, so memory stays flat and results come back in
-reading order. Small tables never start a pool. Where the features go to a spill of several ranges
-(dedup.runs.spill), the workers write them there themselves and send back where they are.
+reading order. Small tables never start a pool.
+
+A table of several spill ranges (dedup.runs.spill) and several workers gets its pool forked before
+the read; the workers write the batches' features to the spill themselves and send back where they
+are, and after the read the same workers sketch the ranges (dedup.runs.sketching): those that sketch
+load the compiled kernels (dedup.index.kernels) as their first task, while the parent reads its first
+batches, and featurise with them from then on (dedup.text.token_hashes, dedup.text.content_kernels).
+Until session 49 a second pool of sketch workers was forked for that, idle through the read, each
+loading numba beside the text workers (bench/results/workers-s49.md).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from ..store import Skipped
 from ..text import nfkc_batch
 from ..text.batch_terms import Layout, Segments, field_plan, hashed_layout, row_segments
 from ..text.features import Featurizer
+from .sketching import Sketcher
 from .spill import FeatureSpill, write_features
 from .workers import Workers
 
@@ -86,11 +94,14 @@ class TextWorker:
 
     def __init__(self, featurizer: Featurizer):
         self.featurizer = featurizer
+        self.sketcher = Sketcher(featurizer.segmenter)
 
     def __call__(self, task: tuple[str, Any]) -> Any:
         kind, value = task
         if kind == "rows":
             return featurize_rows(self.featurizer, value)
+        if kind != "spill":  # after the read: the sketch tasks (dedup.runs.sketching.Sketcher)
+            return self.sketcher(task)
         rows, stem = value
         keys, feats, skipped = featurize_rows(self.featurizer, rows)
         return keys, write_features(feats, stem), skipped
@@ -98,17 +109,27 @@ class TextWorker:
 
 class Featurizing:
     """Submit batches, get their outputs back in order: ``for out, n in f.submit(rows): ...`` then ``f.drain()``.
-    ``spill``: the workers write the batches' features to its files (an output's features are then
-    ``Written``, for ``FeatureSpill.add``); a batch featurised in this process comes back whole."""
 
-    def __init__(self, featurizer: Featurizer, workers: int, spill: FeatureSpill | None = None):
+    ``ranges``: the spill ranges the table is expected to fill. With more than one, and several
+    workers, the pool is forked now (before the read's heap exists), its first ``sketchers``
+    workers load the compiled kernels, to sketch the ranges once the read is done, and the workers
+    write the batches' features to ``spill``'s files (an output's features are then ``Written``,
+    for ``FeatureSpill.add``; a batch featurised in this process comes back whole). A smaller table
+    starts its pool at its second batch, its features come back whole and no worker loads numba."""
+
+    def __init__(self, featurizer: Featurizer, workers: int, ranges: int = 1, spill: FeatureSpill | None = None):
         self.featurizer = featurizer
         self.workers = workers
-        self.spill = spill
         self.pool: Workers | None = None
         self.pending: deque[tuple[int, int]] = deque()  # (the batch's number in the pool, its row count)
         self.batches = 0
         self.held: tuple[Rows, int] | None = None  # the first batch, until a second shows a pool is worth it
+        self.sketchers = n if workers > 1 and (n := min(workers, ranges)) > 1 else 0
+        self.spill = spill if self.sketchers else None
+        self.loading: list[int] = []  # the sketchers' kernel loads, got before their first range
+        if self.sketchers:
+            self.pool = Workers(TextWorker(self.featurizer), self.workers, "text worker")
+            self.loading = self.pool.each(("load", None), self.sketchers)
 
     def __enter__(self) -> "Featurizing":
         return self
@@ -123,7 +144,7 @@ class Featurizing:
         if self.workers <= 1:
             yield featurize_rows(self.featurizer, rows), n
             return
-        if self.batches == 1:  # it may be the only one (no pool then): held until the next comes
+        if self.pool is None and self.batches == 1:  # it may be the only one (no pool then): held until the next comes
             self.held = (rows, n)
             return
         if self.pool is None:

@@ -5,7 +5,7 @@ Issue 26: the parent held every row's features (about 3.2 KB a demo row, plus a 
 stage, the largest part of a full run's peak. Here the batches' features go to files in a temporary
 directory as they arrive, in ranges of about SPILL_ROWS rows; the parent holds one range at a time.
 A table of at most SPILL_ROWS rows never touches the disk. The learning (dedup.runs.learning) and
-the sketch workers (dedup.runs.sketching) then read the files one range at a time.
+the text workers, sketching (dedup.runs.sketching), then read the files one range at a time.
 
 Where the table fills several ranges and has text workers (dedup.runs.parallel), they write each
 batch's features themselves (``write_features``, at the ``stem`` the parent gives the batch) and send back
@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import DedupError
 from ..index.fingerprint import HashedFeatures
 
-SPILL_ROWS = 1 << 14  # rows of a range (the sketch workers take one at a time); a table of fewer stays in memory
+SPILL_ROWS = 1 << 14  # rows of a range (a text worker sketches one at a time); a table of fewer stays in memory
 FIELDS = [f.name for f in dataclasses.fields(HashedFeatures)]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -107,17 +108,18 @@ class KeyCheck:
 
 def read_rows(source: Source, recipe: Recipe, progress: Progress | None = None, since: dict | None = None,
               by_watermark: bool = False, workers: int = 1, select: Select | None = None,
-              null_since: dict | None = None, spill: FeatureSpill | None = None, workers_write: bool = False) -> Rows:
+              null_since: dict | None = None, spill: FeatureSpill | None = None,
+              featurizing: Featurizing | None = None) -> Rows:
     """Read rows (every row, or with ``by_watermark`` those past ``since``) and featurise them in
     ``workers`` processes; rows without features, unreadable ones and those their key cannot name
     (it repeats, or is NULL) or a store cannot keep (``bad_key``: too long, or holding a NUL) are
     set aside. ``select``: of each batch, only the rows it returns are processed (the others count
     as ``unchanged``). ``null_since``: count the rows whose key is NULL past this position instead
     of ``since`` (an incremental run: past the stored watermark, not from the start of its lookback
-    window). ``spill``: the features go there, batch by batch, and ``Rows.features`` is empty;
-    ``workers_write``: the text workers write them there (a table of several ranges)."""
+    window). ``spill``: the features go there, batch by batch, and ``Rows.features`` is empty.
+    ``featurizing``: the caller's workers (it closes them: they sketch after the read), else ours."""
     read = _Read(source, progress, select, spill)
-    with Featurizing(recipe.featurizer, workers, spill if workers_write else None) as featurizing:
+    with nullcontext(featurizing) if featurizing is not None else Featurizing(recipe.featurizer, workers) as featurizing:
         for batch in source.batches(since=since, by_watermark=by_watermark):
             read.advance(batch, by_watermark)
             bad = read.bad_keys(batch)

@@ -138,16 +138,17 @@ class Workers:
         else:
             self.kill()
 
-    def put(self, item: Any) -> int:
-        """Give ``item`` to the least busy worker; returns its sequence number for ``get``."""
+    def put(self, item: Any, among: int | None = None) -> int:
+        """Give ``item`` to the least busy worker (of the first ``among``: all when None); returns
+        its sequence number for ``get``."""
         self._check()
-        return self._give(min(range(len(self.procs)), key=self.in_flight.__getitem__), item)
+        return self._give(min(range(len(self.procs[:among])), key=self.in_flight.__getitem__), item)
 
-    def each(self, item: Any) -> list[int]:
-        """Give ``item`` to every worker, ahead of what is put after it (each has a queue of its
-        own); returns their sequence numbers for ``get``."""
+    def each(self, item: Any, first: int | None = None) -> list[int]:
+        """Give ``item`` to every worker (the first ``first``: all when None), ahead of what is put
+        after it (each has a queue of its own); returns their sequence numbers for ``get``."""
         self._check()
-        return [self._give(w, item) for w in range(len(self.procs))]
+        return [self._give(w, item) for w in range(len(self.procs[:first]))]
 
     def _give(self, w: int, item: Any) -> int:
         self.seq += 1

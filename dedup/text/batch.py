@@ -39,6 +39,11 @@ class _Hashes(dict):
 _HASHES = _Hashes()
 
 
+def forget() -> None:
+    """Empty the feature hashes remembered (dedup.text.memos)."""
+    _HASHES.clear()
+
+
 def hashed_batch(fz: Featurizer, found: Sequence[list[tuple[int, list[str]]]]) -> HashedFeatures:
     """The rows' hashed features from their ``Featurizer.occurrences`` (every row with at least one)."""
     flat: list[str] = []

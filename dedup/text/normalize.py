@@ -71,6 +71,12 @@ _MEMO: dict[str, str] = {}
 _MEMO_LIMIT = 1 << 15  # values remembered (a batch's cells); then forgotten all at once
 
 
+def forget() -> None:
+    """Empty this module's memos (dedup.text.memos)."""
+    _MEMO.clear()
+    _RUNS.clear()
+
+
 def nfkc(value: str) -> str:
     """NFKC of a raw cell value, remembered for a while: a row's text is normalised for its terms
     and again for its signature (dedup.text.signature), and NFKC is a tenth of featurising."""

@@ -118,6 +118,12 @@ _PLACE_HASH = _Hashed(ORG_BIT - 1, PLACE_BIT | 1)  # a place name's: ORG_BIT cle
 _ORG_HASH = _Hashed(ORG_BIT - 1, PLACE_BIT | ORG_BIT | 1)  # an organisation name's: ORG_BIT set (s45)
 
 
+def forget() -> None:
+    """Empty the number, place and organisation hashes remembered (dedup.text.memos)."""
+    for memo in (_NUMBER_HASH, _PLACE_HASH, _ORG_HASH):
+        memo.clear()
+
+
 def number_words(cells: Sequence[Sequence[str]], keep: int = KEEP, places: bool = True) -> np.ndarray:
     """(rows, 1 + keep / 2) uint64: how many distinct number tokens each row's cells have (and
     how many place and organisation names, times 2**32), then the smallest ``keep`` of their 32-bit hashes (never 0;

@@ -82,6 +82,14 @@ def _may_differ(text: str) -> bool:
         _ASCII_JOIN.search(run) and not _NUMBER.fullmatch(run) for run in _ASCII_RUN.findall(text))
 
 
+def forget() -> None:
+    """Drop dedup's rjieba instance (its dictionary, some 25 MB) and jieba's tokenizers: made again
+    when next asked for (dedup.text.memos)."""
+    _rjieba.cache_clear()
+    cutter.cache_clear()
+    _TOKENIZERS.clear()
+
+
 def rjieba_installed() -> bool:
     """Whether rjieba is installed (it ships wheels for the common platforms only). Found, not
     imported: its import loads a dictionary (about 30 MB) into every process that asks, the run's
@@ -290,6 +298,12 @@ class Segmenter:
     def dropped(self, token: str) -> bool:
         """Whether ``terms`` leaves ``token`` out (a stopword, or punctuation and spaces only)."""
         return token in self.stopwords or _is_noise(token)
+
+    def forget(self) -> None:
+        """Empty the tokens remembered and judged (dedup.text.memos)."""
+        self._tables.clear()
+        self._seen.clear()
+        self._dropped.clear()
 
     def numbered(self) -> "TokenTable":
         """This thread's table of the tokens met (dedup.text.batch_terms), emptied when full."""

@@ -136,6 +136,11 @@ _COPIES: dict[int, _Copies] = {}
 _COPIES_LIMIT = 1 << 16  # numbers remembered a setting; then a fresh memo
 
 
+def forget() -> None:
+    """Drop the numbers' hashes remembered (dedup.text.memos)."""
+    _COPIES.clear()
+
+
 def merge(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Several (hashes, counts) of the same rows as one, distinct per row."""
     rows = len(parts[0][1])
