@@ -240,12 +240,16 @@ def test_a_spill_gives_back_the_rows_kept_of_every_batch(per_file, written):
             s.add(spill.write_features(b, s.stem()) if written else b)
         s.finish(keep)
         back = HashedFeatures.concat([s.load(i) for i in range(len(s))])
+        pieces = [list(s.pieces(i)) for i in range(len(s))]
+        by_piece = HashedFeatures.concat([p for ps in pieces for p in ps])  # the parts never joined: the same rows
         assert s.rows == int(keep.sum()) and (len(s) == 1) == (per_file >= len(whole.counts))
+        assert not written or sum(map(len, pieces)) == len(batches)  # a part a batch written
         assert s.memory is None if written else (s.memory is not None) == (per_file >= len(whole.counts))
         directory = s.directory
     want = whole.rows(keep)
     for name in ("hashes", "weights", "idf", "counts", "signatures", "content", "content_counts"):
         assert getattr(back, name).tobytes() == getattr(want, name).tobytes(), name
+        assert getattr(by_piece, name).tobytes() == getattr(want, name).tobytes(), name
     assert back.field is None and (directory is None or not directory.exists())
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..index import kernels
+from ..index.fingerprint import HashedFeatures
 from ..text import memos
 from ..text.segment import Segmenter
 from ..text.terms import TermModel
@@ -90,9 +91,14 @@ class Sketcher:
 
 
 def _sketch_range(recipe: Recipe, spill: FeatureSpill, terms: TermModel | None, i: int) -> np.ndarray:
-    """Range ``i``'s sketches, SKETCH_ROWS rows at a time: the weights and the row of each feature
+    """Range ``i``'s sketches, a written part (``FeatureSpill.pieces``) at a time."""
+    parts = [_sketched(recipe, feats, terms) for feats in spill.pieces(i)]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _sketched(recipe: Recipe, feats: HashedFeatures, terms: TermModel | None) -> np.ndarray:
+    """The rows' sketches, SKETCH_ROWS rows at a time: the weights and the row of each feature
     made for a whole range (16,384 rows) took a sketching worker about 150 MB over its features."""
-    feats = spill.load(i)
     n = len(feats.counts)
     if n <= SKETCH_ROWS:
         return recipe.sketch(feats, terms)

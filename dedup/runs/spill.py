@@ -20,7 +20,7 @@ import dataclasses
 import shutil
 import tempfile
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
@@ -135,6 +135,19 @@ class FeatureSpill:
             return feats
         lo, hi = self.bounds[i]
         return feats.rows(self.kept[lo:hi])
+
+    def pieces(self, i: int) -> Iterator[HashedFeatures]:
+        """Range ``i``'s features (the rows kept) a written part at a time, never joined: a text
+        worker sketching a range held the whole range's features beside its kernels, the largest
+        process of a 200k-row run (session 49, lead)."""
+        if self.memory is not None:
+            yield self.load(i)
+            return
+        lo = self.bounds[i][0]
+        for part in self.files[i]:
+            feats = read_features([part])
+            yield feats if self.kept is None else feats.rows(self.kept[lo:lo + part.rows])
+            lo += part.rows
 
     def close(self) -> None:
         """Remove the files."""
