@@ -60,15 +60,21 @@ def _compile() -> Kernels | None:
         log.warning("numba unavailable (%s): the sketches are made by the slower numpy code", exc)
         return None
     try:
-        try:
-            kernels = Kernels(*(numba.njit(cache=True, nogil=True)(globals()[f]) for f in FUNCTIONS))
-        except RuntimeError:  # no cache directory numba can write (read-only package, no user cache)
-            kernels = Kernels(*(numba.njit(nogil=True)(globals()[f]) for f in FUNCTIONS))
+        kernels = Kernels(*jitted(numba, [globals()[f] for f in FUNCTIONS]))
         _warm(kernels)
     except Exception as exc:  # a numba that cannot compile here: the reference gives the same values
         log.warning("numba could not compile the MinHash kernels (%s): using the numpy code", exc)
         return None
     return kernels
+
+
+def jitted(numba, functions: list[Callable]) -> list[Callable]:
+    """The functions compiled by ``numba``, kept in its cache where it can write one (else compiled
+    again by each process): every kernel module of dedup's compiles its kernels so."""
+    try:
+        return [numba.njit(cache=True, nogil=True)(f) for f in functions]
+    except RuntimeError:  # no cache directory numba can write (read-only package, no user cache)
+        return [numba.njit(nogil=True)(f) for f in functions]
 
 
 def _warm(kernels: Kernels) -> None:

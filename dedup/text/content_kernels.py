@@ -53,10 +53,7 @@ def _compile() -> Kernels | None:
     try:
         import numba
 
-        try:
-            made = Kernels(*(numba.njit(cache=True, nogil=True)(globals()[f]) for f in FUNCTIONS))
-        except RuntimeError:  # no cache directory numba can write
-            made = Kernels(*(numba.njit(nogil=True)(globals()[f]) for f in FUNCTIONS))
+        made = Kernels(*sketch_kernels.jitted(numba, [globals()[f] for f in FUNCTIONS]))
         one = np.ones(1, np.uint32)
         length = np.ones(1, np.int64)
         read_only = np.frombuffer(one.tobytes(), np.uint32)  # as content reads a batch's code points
