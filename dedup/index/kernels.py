@@ -12,8 +12,9 @@ Compiled once per process, on first use (``compiled``), and kept in numba's cach
 ``__pycache__`` beside this file, or a user cache directory where the package is read-only, or
 ``NUMBA_CACHE_DIR``), so a later process loads it instead of compiling (about 5 s; loading, with numba's import: 1.3 s and
 about 130 MB of RSS, so a call with fewer than MIN_FEATURES features runs the reference until the
-kernels are there). Each sketch worker loads them (dedup.runs.sketching), not the run's process,
-which would keep numba's memory to the run's end. Where numba is missing
+kernels are there). The text workers of a large table load them as their first task and sketch with them
+(dedup.runs.parallel, dedup.runs.sketching), not the run's process, which would keep numba's memory to the
+run's end; dedup.text.token_hashes and dedup.text.content_kernels then load theirs beside them. Where numba is missing
 or cannot compile, ``compiled`` says None (logged once) and the numpy reference runs: the same
 values, slower. ``DEDUP_NUMBA=0`` asks for the reference.
 """

@@ -30,7 +30,7 @@ Hasher = Callable[..., tuple[np.ndarray, np.ndarray]]  # token_kernel.hash_strin
 
 def compiled_hasher() -> Hasher | None:
     """The compiled ``hash_strings`` where this process has loaded the index kernels (a text
-    worker of a large table, a sketch worker), else None: the dict is used, numba never loaded."""
+    worker of a large table), else None: the dict is used, numba never loaded."""
     if kernels.compiled(0) is None:  # asked for no features: the kernels only if loaded already
         return None
     if not _hasher:
