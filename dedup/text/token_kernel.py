@@ -17,7 +17,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_jit = numba.njit(cache=True, nogil=True)
+from ..index.kernels import jitted
+
+
+def _jit(function):
+    """Compiled as every kernel module of dedup's is (``kernels.jitted``: numba's cache where it can
+    write one, else compiled in each process)."""
+    return jitted(numba, [function])[0]
+
+
 KEPT, DROPPED, ASK = 0, 1, 2  # verdicts: ASK where only characters beyond the BMP left it open
 _TOP, _BIT = np.uint64(54), np.uint64(48)  # a hash's word and bit in the stopwords' 2^16-bit set
 # CityHash64 v1.1 (Geoff Pike and Jyrki Alakuijala, Google; MIT licence), as the package computes it
